@@ -1,0 +1,16 @@
+"""Rules-aware heuristic bots, one per game, each in its own module."""
+
+from __future__ import annotations
+
+from netcards.bots.base import BotFactory, register_level
+
+
+def _by_game() -> dict[str, BotFactory]:
+    from netcards.bots.heuristic.via_gladiola import ViaGladiolaHeuristic
+
+    return {"via-gladiola": ViaGladiolaHeuristic}
+
+
+def register() -> None:
+    table = _by_game()
+    register_level("heuristic", table.get)

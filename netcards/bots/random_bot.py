@@ -1,0 +1,22 @@
+"""The random bot: a uniform choice among the legal actions. The baseline every bot must beat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from netcards.action import Action
+from netcards.bots.base import Bot, BotFactory, register_level
+
+
+class RandomBot(Bot):
+    level = "random"
+
+    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+        return legal[self.random.randrange(len(legal))]
+
+
+def register() -> None:
+    def for_game(game_id: str) -> BotFactory:
+        return RandomBot
+
+    register_level("random", for_game)

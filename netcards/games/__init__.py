@@ -1,0 +1,1 @@
+"""The titles. Each is a package with its cards, actions, state and rules behind `Game`."""

@@ -1,0 +1,377 @@
+"""Via Gladiola's rules: both sheets (French and Dutch) plus the decisions in docs/rules.
+
+Walk, rest or (day 4 only) lay a Gladiola; the cadence decides how many cards a walk draws;
+a Finish ends the day; an empty draw pile is refilled from the oldest finished day; after day 4
+the fewest blisters in hand wins. See docs/rules/via-gladiola.md for every decision.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from netcards.action import Action
+from netcards.errors import IllegalAction
+from netcards.event import Event
+from netcards.game import Game, Outcome, TableConfig, places_from_keys
+from netcards.games.via_gladiola.actions import (
+    CODEC,
+    GLADIOLA,
+    REST,
+    WALK,
+    PlayGladiola,
+    Rest,
+    Walk,
+)
+from netcards.games.via_gladiola.cards import (
+    DAYS,
+    DRAW_PILE_IDS,
+    FIRST_GLADIOLA,
+    FIRST_START,
+    deck_for,
+    is_finish,
+    is_gladiola,
+    is_walkable,
+    label,
+    parse_deck,
+    start_card,
+)
+from netcards.games.via_gladiola.state import VGState
+from netcards.options import OptionSpec
+from netcards.rng import Rng
+
+HAND_SIZE = 8
+MAX_STEP = 15
+_SEATS = tuple(frozenset({i}) for i in range(8))
+_NOBODY: frozenset[int] = frozenset()
+
+
+def cadence_draws(difference: int) -> int | None:
+    """Cards a walk of `difference` km above the top card draws; None when not allowed."""
+    if difference < 1 or difference > MAX_STEP:
+        return None
+    return (difference + 4) // 5 - 1
+
+
+class ViaGladiola(Game[VGState]):
+    id = "via-gladiola"
+    name = "Via Gladiola"
+    rules_version = "via-gladiola/1"
+    min_players = 2
+    max_players = 5
+    codec = CODEC
+    option_specs = (
+        OptionSpec(
+            "variant_last_card",
+            "bool",
+            False,
+            "Variant: the game ends at once when a player's hand is empty after their action.",
+        ),
+        OptionSpec("first_player", "seat", None, "The seat that starts day 1 (default: random)."),
+        OptionSpec("deck", "deck", None, "A deck file's text (default: the house deck)."),
+    )
+
+    def check_options(self, options: dict[str, Any], players: int) -> None:
+        if options["deck"] is not None:
+            parse_deck(options["deck"])
+
+    # -- setup ---------------------------------------------------------------------------------
+
+    def setup(self, config: TableConfig, seed: bytes) -> VGState:
+        opts = config.options
+        rng = Rng(seed)
+        deck = deck_for(opts.get("deck"))
+        draw = list(DRAW_PILE_IDS)
+        rng.shuffle(draw)
+        hands: list[list[int]] = [[] for _ in range(config.players)]
+        for _ in range(HAND_SIZE):
+            for hand in hands:
+                hand.append(draw.pop())
+        first = opts.get("first_player")
+        if first is None:
+            first = rng.below(config.players)
+        return VGState(
+            players=config.players,
+            variant_last_card=bool(opts.get("variant_last_card", False)),
+            deck_text=opts.get("deck"),
+            deck=deck,
+            rng=rng,
+            hands=hands,
+            draw=draw,
+            day=1,
+            walk=[start_card(1)],
+            finished=[],
+            gladiolas=[],
+            current=first,
+            first_player=first,
+        )
+
+    # -- whose turn, what is legal ---------------------------------------------------------------
+
+    def to_act(self, state: VGState) -> frozenset[int]:
+        return _NOBODY if state.over else _SEATS[state.current]
+
+    def legal_actions(self, state: VGState, seat: int) -> list[Action]:
+        if state.over or seat != state.current:
+            return []
+        value = state.deck.value
+        top = value[state.walk[-1]]
+        day4 = state.day == DAYS
+        out: list[Action] = []
+        for card in sorted(state.hands[seat]):
+            if card < FIRST_GLADIOLA:
+                if 0 < value[card] - top <= MAX_STEP:
+                    out.append(WALK[card])
+            elif day4 and card < FIRST_START:
+                out.append(GLADIOLA[card])
+        out.append(REST)
+        return out
+
+    # -- applying ----------------------------------------------------------------------------------
+
+    def _apply(self, state: VGState, seat: int, action: Action) -> list[Event]:
+        if type(action) is Walk:
+            events = self._walk(state, seat, action.card)
+        elif type(action) is Rest:
+            events = self._rest(state, seat)
+        elif type(action) is PlayGladiola:
+            events = self._gladiola(state, seat, action.card)
+        else:
+            raise IllegalAction(f"'{action.KIND}' is not a Via Gladiola action")
+        state.turns += 1
+        if state.variant_last_card and not state.over and not state.hands[seat]:
+            self._end_game(state, "last_card", events)
+        return events
+
+    def _walk(self, state: VGState, seat: int, card: int) -> list[Event]:
+        hand = state.hands[seat]
+        if card not in hand:
+            raise IllegalAction("that card is not in your hand")
+        deck = state.deck
+        if not is_walkable(card):
+            if is_gladiola(card):
+                raise IllegalAction("a Gladiola cannot be walked: lay it aside on day 4")
+            raise IllegalAction("a Start card cannot be played")
+        top = deck.value[state.walk[-1]]
+        difference = deck.value[card] - top
+        if difference < 1:
+            raise IllegalAction(f"{label(card, deck)} is not higher than the top card {top}")
+        draws = cadence_draws(difference)
+        if draws is None:
+            raise IllegalAction(
+                f"{label(card, deck)} is {difference} above the top card {top}: "
+                f"more than +{MAX_STEP} is too fast"
+            )
+        hand.remove(card)
+        state.walk.append(card)
+        state.idle_rests = 0
+        events = [Event("walk", {"seat": seat, "card": card, "cadence_draws": draws})]
+        self._draw(state, seat, draws, events)
+        if is_finish(card):
+            self._end_day(state, "finish", seat, events)
+        else:
+            state.current = (seat + 1) % state.players
+        return events
+
+    def _rest(self, state: VGState, seat: int) -> list[Event]:
+        events = [Event("rest", {"seat": seat})]
+        drawn = self._draw(state, seat, 1, events)
+        if drawn:
+            state.idle_rests = 0
+        else:
+            state.idle_rests += 1
+            if state.idle_rests >= state.players:
+                events.append(
+                    Event("stalemate", {"day": state.day, "rests": state.idle_rests, "seat": seat})
+                )
+                self._end_day(state, "stalemate", seat, events)
+                return events
+        state.current = (seat + 1) % state.players
+        return events
+
+    def _gladiola(self, state: VGState, seat: int, card: int) -> list[Event]:
+        hand = state.hands[seat]
+        if card not in hand:
+            raise IllegalAction("that card is not in your hand")
+        if not is_gladiola(card):
+            raise IllegalAction("only a Gladiola can be laid beside the walk pile")
+        if state.day != DAYS:
+            raise IllegalAction(f"Gladiolas can only be played on day {DAYS}, not day {state.day}")
+        hand.remove(card)
+        state.gladiolas.append(card)
+        state.idle_rests = 0
+        state.current = (seat + 1) % state.players
+        return [Event("gladiola", {"seat": seat, "card": card})]
+
+    # -- drawing and reshuffling -------------------------------------------------------------------
+
+    def _draw(self, state: VGState, seat: int, count: int, events: list[Event]) -> int:
+        """Draw up to `count` cards, reshuffling finished days as needed; returns how many."""
+        hand = state.hands[seat]
+        total = 0
+        batch: list[int] = []
+        for _ in range(count):
+            if not state.draw:
+                if batch:
+                    events.append(_draw_event(seat, batch))
+                    batch = []
+                if not self._reshuffle(state, events):
+                    break
+            card = state.draw.pop()
+            batch.append(card)
+            hand.append(card)
+            total += 1
+        if batch or (count and not total):
+            events.append(_draw_event(seat, batch))
+        return total
+
+    def _reshuffle(self, state: VGState, events: list[Event]) -> bool:
+        """Shuffle the oldest finished day (not its Start card) into a new draw pile."""
+        for index, pile in enumerate(state.finished):
+            if pile is None:
+                continue
+            state.finished[index] = None
+            cards = [c for c in pile if c < FIRST_START]
+            if not cards:
+                continue
+            state.rng.shuffle(cards)
+            state.draw = cards
+            events.append(
+                Event(
+                    "reshuffle",
+                    {"day": index + 1, "size": len(cards)},
+                    secret={"draw_pile_top_last": list(cards)},
+                )
+            )
+            return True
+        return False
+
+    # -- days and the end ----------------------------------------------------------------------------
+
+    def _end_day(self, state: VGState, reason: str, seat: int, events: list[Event]) -> None:
+        day = state.day
+        state.finished.append(state.walk)
+        state.day_ends.append({"day": day, "reason": reason, "seat": seat})
+        events.append(Event("day_end", {"day": day, "reason": reason, "seat": seat}))
+        state.idle_rests = 0
+        if day == DAYS:
+            self._end_game(state, "day_4_over", events)
+            return
+        state.day = day + 1
+        state.walk = [start_card(state.day)]
+        state.current = (seat + 1) % state.players
+        events.append(Event("day_start", {"day": state.day, "seat": state.current}))
+
+    def _end_game(self, state: VGState, reason: str, events: list[Event]) -> None:
+        state.over = True
+        state.end_reason = reason
+        outcome = self.outcome(state)
+        assert outcome is not None
+        events.append(
+            Event(
+                "game_end",
+                {
+                    "reason": reason,
+                    "scores": list(outcome.scores),
+                    "winners": list(outcome.winners),
+                    "hands": [sorted(h) for h in state.hands],
+                },
+            )
+        )
+
+    def outcome(self, state: VGState) -> Outcome | None:
+        if not state.over:
+            return None
+        blisters = state.deck.blisters
+        scores = [sum(blisters[c] for c in hand) for hand in state.hands]
+        keys = [(scores[s], len(state.hands[s])) for s in range(state.players)]
+        best = min(keys)
+        return Outcome(
+            scores=tuple(scores),
+            winners=tuple(s for s in range(state.players) if keys[s] == best),
+            places=places_from_keys(keys),
+            lower_is_better=True,
+            detail={
+                "reason": state.end_reason,
+                "hands": [sorted(h) for h in state.hands],
+                "hand_sizes": [len(h) for h in state.hands],
+                "blisters": [[blisters[c] for c in sorted(h)] for h in state.hands],
+            },
+        )
+
+    # -- views -----------------------------------------------------------------------------------------
+
+    def public_view(self, state: VGState) -> dict[str, Any]:
+        view: dict[str, Any] = {
+            "game": self.id,
+            "seat": None,
+            "players": state.players,
+            "day": state.day,
+            "walk_pile": list(state.walk),
+            "top_value": state.deck.value[state.walk[-1]],
+            "finished_days": [
+                {"day": i + 1, "cards": list(p)}
+                for i, p in enumerate(state.finished)
+                if p is not None
+            ],
+            "reshuffled_days": [i + 1 for i, p in enumerate(state.finished) if p is None],
+            "gladiolas": list(state.gladiolas),
+            "draw_pile": len(state.draw),
+            "hand_sizes": [len(h) for h in state.hands],
+            "current": None if state.over else state.current,
+            "first_player": state.first_player,
+            "idle_rests": state.idle_rests,
+            "variant_last_card": state.variant_last_card,
+            "over": state.over,
+            "end_reason": state.end_reason,
+        }
+        if state.over:
+            view["final_hands"] = [sorted(h) for h in state.hands]
+        return view
+
+    def view(self, state: VGState, seat: int) -> dict[str, Any]:
+        view = self.public_view(state)
+        view["seat"] = seat
+        view["hand"] = sorted(state.hands[seat])
+        return view
+
+    # -- data ------------------------------------------------------------------------------------------
+
+    def cards(self, config: TableConfig) -> list[dict[str, Any]]:
+        return [c.to_data() for c in deck_for(config.options.get("deck")).cards]
+
+    def encode_state(self, state: VGState) -> dict[str, Any]:
+        return state.to_data()
+
+    def decode_state(self, data: Mapping[str, Any]) -> VGState:
+        return VGState.from_data(dict(data))
+
+    def copy_state(self, state: VGState) -> VGState:
+        return state.copy()
+
+    def locations(self, state: VGState) -> dict[str, list[int]]:
+        places = {f"hand:{s}": list(h) for s, h in enumerate(state.hands)}
+        places["draw"] = list(state.draw)
+        if len(state.finished) < state.day:  # the current day's pile, unless it just finished
+            places["walk"] = list(state.walk)
+        places["gladiolas"] = list(state.gladiolas)
+        aside = [start_card(d) for d in range(state.day + 1, DAYS + 1)]
+        for index, pile in enumerate(state.finished):
+            if pile is None:
+                aside.append(start_card(index + 1))
+            else:
+                places[f"day:{index + 1}"] = list(pile)
+        places["start_cards_aside"] = aside
+        return places
+
+    def deal_record(self, state: VGState) -> dict[str, Any]:
+        return {
+            "hands": [list(h) for h in state.hands],
+            "draw_pile_top_last": list(state.draw),
+            "first_player": state.first_player,
+            "walk_pile": list(state.walk),
+        }
+
+
+def _draw_event(seat: int, cards: list[int]) -> Event:
+    return Event("draw", {"seat": seat, "count": len(cards)}, {seat: {"cards": list(cards)}})

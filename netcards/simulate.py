@@ -1,0 +1,129 @@
+"""Playing whole games headless: the simulator behind `netcards simulate`, the benchmarks and tests.
+
+Each game is driven exactly as a host drives it: the seats asked to act each get their view and
+legal actions and answer through their bot. With a log sink, every game writes the omniscient log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from netcards.bots.base import Bot, make_bot
+from netcards.game import Game, Outcome, TableConfig
+from netcards.oplog import GameLog
+
+LogSink = Callable[[dict[str, Any]], None]
+
+
+def game_seed(base_seed: int, index: int) -> bytes:
+    """The seed of game `index` of a run started with `base_seed`."""
+    return hashlib.blake2b(f"{base_seed}:{index}".encode(), digest_size=32).digest()
+
+
+def play_game(
+    game: Game[Any],
+    config: TableConfig,
+    seed: bytes,
+    bots: Sequence[Bot],
+    *,
+    log: LogSink | None = None,
+    bot_names: Sequence[str] = (),
+    index: int = 0,
+    max_actions: int = 1_000_000,
+) -> Outcome:
+    state = game.setup(config, seed)
+    recorder = GameLog(game, config, seed, list(bot_names), index) if log else None
+    if recorder is not None and log is not None:
+        for record in recorder.start(state):
+            log(record)
+    for _ in range(max_actions):
+        seats = game.to_act(state)
+        if not seats:
+            break
+        for seat in sorted(seats):
+            legal = game.legal_actions(state, seat)
+            action = bots[seat].choose(game.view(state, seat), legal)
+            events = game.apply(state, seat, action)
+            if recorder is not None and log is not None:
+                log(recorder.action(seat, action, events))
+    else:
+        raise RuntimeError(f"{game.name} did not end within {max_actions} actions")
+    outcome = game.outcome(state)
+    assert outcome is not None
+    if recorder is not None and log is not None:
+        log(recorder.end(outcome))
+    return outcome
+
+
+@dataclass
+class Summary:
+    game: str
+    players: int
+    games: int
+    bots: list[str]
+    wins_by_seat: list[float]
+    score_sum_by_seat: list[int]
+    seconds: float = 0.0
+    wins_by_kind: dict[str, float] = field(default_factory=dict)
+
+    def add(self, outcome: Outcome) -> None:
+        self.games += 1
+        share = 1.0 / len(outcome.winners)
+        for seat in outcome.winners:
+            self.wins_by_seat[seat] += share
+            self.wins_by_kind[self.bots[seat]] = self.wins_by_kind.get(self.bots[seat], 0.0) + share
+        for seat, score in enumerate(outcome.scores):
+            self.score_sum_by_seat[seat] += score
+
+    def to_data(self) -> dict[str, Any]:
+        n = max(self.games, 1)
+        seats_of: dict[str, int] = {}
+        for kind in self.bots:
+            seats_of[kind] = seats_of.get(kind, 0) + 1
+        return {
+            "game": self.game,
+            "players": self.players,
+            "games": self.games,
+            "bots": list(self.bots),
+            "wins_by_seat": [round(w, 3) for w in self.wins_by_seat],
+            "win_rate_by_seat": [round(w / n, 4) for w in self.wins_by_seat],
+            "wins_by_bot": {k: round(self.wins_by_kind.get(k, 0.0), 3) for k in seats_of},
+            "win_rate_per_seat_by_bot": {
+                k: round(self.wins_by_kind.get(k, 0.0) / (n * c), 4) for k, c in seats_of.items()
+            },
+            "mean_score_by_seat": [round(s / n, 3) for s in self.score_sum_by_seat],
+            "seconds": round(self.seconds, 3),
+            "games_per_second": round(self.games / self.seconds, 1) if self.seconds else None,
+        }
+
+
+def simulate(
+    game: Game[Any],
+    config: TableConfig,
+    games: int,
+    seed: int,
+    levels: Sequence[str],
+    *,
+    log: LogSink | None = None,
+    clock: Callable[[], float] | None = None,
+) -> Summary:
+    """Play `games` games with one bot level per seat; `clock` (if given) times the run."""
+    summary = Summary(
+        game.id, config.players, 0, list(levels), [0.0] * config.players, [0] * config.players
+    )
+    started = clock() if clock else 0.0
+    for index in range(games):
+        seed_bytes = game_seed(seed, index)
+        bots = [
+            make_bot(levels[s], game, config, s, seed_bytes + bytes([s]))
+            for s in range(config.players)
+        ]
+        summary.add(
+            play_game(game, config, seed_bytes, bots, log=log, bot_names=levels, index=index)
+        )
+    if clock:
+        summary.seconds = clock() - started
+    return summary

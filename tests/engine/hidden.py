@@ -1,0 +1,23 @@
+"""Where each game keeps what a seat may not know, written independently of the games' code.
+
+The leak tests shuffle exactly these cards among these places (keeping every size) and require
+the seat's view to stay the same: if a view changed, it showed something it must not show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+HiddenPlaces = Callable[[Any, int | None], list[list[int]]]
+
+
+def via_gladiola(state: Any, seat: int | None) -> list[list[int]]:
+    places = [h for s, h in enumerate(state.hands) if s != seat]
+    places.append(state.draw)
+    return places
+
+
+HIDDEN: dict[str, HiddenPlaces] = {
+    "via-gladiola": via_gladiola,
+}
