@@ -82,6 +82,7 @@ class Game(ABC, Generic[S]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    score_name: ClassVar[str] = "score"
     codec: ClassVar[ActionCodec]
 
     # -- configuration -------------------------------------------------------------------------
@@ -164,6 +165,10 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def deal_record(self, state: S) -> dict[str, Any]:
         """The omniscient log's deal: every hand and every hidden pile in order, at setup."""
+
+    def house_deck(self) -> str | None:
+        """The text of the deck file the game uses by default, if it takes a deck option."""
+        return None
 
     def encode_action(self, action: Action) -> dict[str, Any]:
         return self.codec.encode(action)

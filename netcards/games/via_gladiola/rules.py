@@ -29,6 +29,7 @@ from netcards.games.via_gladiola.cards import (
     FIRST_GLADIOLA,
     FIRST_START,
     deck_for,
+    house_deck_text,
     is_finish,
     is_gladiola,
     is_walkable,
@@ -60,6 +61,7 @@ class ViaGladiola(Game[VGState]):
     min_players = 2
     max_players = 5
     codec = CODEC
+    score_name = "blisters"
     option_specs = (
         OptionSpec(
             "variant_last_card",
@@ -339,6 +341,9 @@ class ViaGladiola(Game[VGState]):
 
     def cards(self, config: TableConfig) -> list[dict[str, Any]]:
         return [c.to_data() for c in deck_for(config.options.get("deck")).cards]
+
+    def house_deck(self) -> str:
+        return house_deck_text()
 
     def encode_state(self, state: VGState) -> dict[str, Any]:
         return state.to_data()
