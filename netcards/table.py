@@ -1,0 +1,354 @@
+"""The table: seats, names, bots, the game, its history and its journal records; no sockets.
+
+The host's network code is an adapter around this object: it turns messages into calls here and
+the returned events into per-seat messages. Everything a table does is decided here, so it is
+tested with plain calls, and a crashed host is rebuilt from its journal by replaying the same
+calls.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from netcards.action import Action
+from netcards.bots.base import make_bot
+from netcards.errors import GameError
+from netcards.event import Event
+from netcards.fairdeal import PART_BYTES, combine, commitment
+from netcards.game import Game, Outcome, TableConfig
+from netcards.registry import get_game
+
+SeatKind = Literal["open", "human", "bot"]
+Phase = Literal["lobby", "playing", "over"]
+JOURNAL_FORMAT = 1
+MAX_NAME = 24
+
+
+class LobbyError(GameError):
+    """A lobby request that cannot be granted (table full, unknown token, game started...)."""
+
+
+@dataclass
+class Seat:
+    index: int
+    kind: SeatKind = "open"
+    name: str = ""
+    bot_level: str | None = None
+    token: str | None = None
+    ready: bool = False
+    connected: bool = False
+    stand_in: bool = False
+    contribution: bytes | None = None
+
+    def public(self) -> dict[str, Any]:
+        """What everyone at the table may know about this seat (never its token)."""
+        return {
+            "seat": self.index,
+            "kind": self.kind,
+            "name": self.name,
+            "bot_level": self.bot_level,
+            "ready": self.ready or self.kind == "bot",
+            "connected": self.connected or self.kind == "bot",
+            "stand_in": self.stand_in,
+        }
+
+
+def clean_name(name: str) -> str:
+    """Names are shown in every player's terminal: printable, one line, short."""
+    text = "".join(ch for ch in name if ch.isprintable()).strip()
+    if not text:
+        raise LobbyError("a name must have at least one visible character")
+    return text[:MAX_NAME]
+
+
+@dataclass
+class Table:
+    game: Game[Any]
+    config: TableConfig
+    name: str
+    host_part: bytes
+    stand_in_level: str = "heuristic"
+    seats: list[Seat] = field(default_factory=list)
+    phase: Phase = "lobby"
+    state: Any = None
+    seed: bytes = b""
+    actions: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if len(self.host_part) != PART_BYTES:
+            raise ValueError("the host's seed part is 32 bytes")
+        if not self.seats:
+            self.seats = [Seat(i) for i in range(self.config.players)]
+
+    @classmethod
+    def create(
+        cls,
+        game_id: str,
+        players: int,
+        options: Mapping[str, Any],
+        *,
+        name: str,
+        host_part: bytes,
+        stand_in_level: str = "heuristic",
+    ) -> Table:
+        game = get_game(game_id)
+        config = game.make_config(players, options)
+        return cls(game, config, clean_name(name), host_part, stand_in_level)
+
+    # -- lobby ------------------------------------------------------------------------------------
+
+    @property
+    def commit(self) -> bytes:
+        return commitment(self.host_part)
+
+    def _lobby_only(self) -> None:
+        if self.phase != "lobby":
+            raise LobbyError("the game has already started")
+
+    def _seat(self, index: int) -> Seat:
+        if not 0 <= index < len(self.seats):
+            raise LobbyError(f"there is no seat {index}")
+        return self.seats[index]
+
+    def free_seats(self) -> int:
+        return sum(1 for s in self.seats if s.kind == "open")
+
+    def claim_seat(self, name: str, token: str, seat: int | None = None) -> Seat:
+        """Seat a new human in `seat` or the first open seat; `token` lets them rejoin later."""
+        self._lobby_only()
+        candidates = [self._seat(seat)] if seat is not None else self.seats
+        for s in candidates:
+            if s.kind == "open":
+                s.kind, s.name, s.token = "human", clean_name(name), token
+                s.connected, s.ready = True, False
+                return s
+        raise LobbyError("that seat is taken" if seat is not None else "the table is full")
+
+    def seat_of_token(self, token: str) -> Seat:
+        for s in self.seats:
+            if s.kind == "human" and s.token is not None and _same(s.token, token):
+                return s
+        raise LobbyError("unknown resume token")
+
+    def rejoin(self, token: str) -> Seat:
+        """A player who dropped comes back to their seat; any stand-in bot steps aside."""
+        s = self.seat_of_token(token)
+        s.connected, s.stand_in = True, False
+        return s
+
+    def disconnect(self, index: int) -> None:
+        s = self._seat(index)
+        s.connected = False
+        if self.phase == "lobby" and s.kind == "human":
+            self.seats[index] = Seat(index)
+
+    def set_stand_in(self, index: int, on: bool) -> None:
+        s = self._seat(index)
+        if s.kind == "human":
+            s.stand_in = on
+
+    def add_bot(self, level: str, seat: int | None = None, name: str | None = None) -> Seat:
+        self._lobby_only()
+        make_bot(level, self.game, self.config, 0, b"check")  # refuses an unknown level now
+        candidates = [self._seat(seat)] if seat is not None else self.seats
+        for s in candidates:
+            if s.kind == "open":
+                s.kind, s.bot_level, s.ready = "bot", level, True
+                s.name = clean_name(name or f"{level.capitalize()} bot {s.index + 1}")
+                return s
+        raise LobbyError("that seat is taken" if seat is not None else "the table is full")
+
+    def remove_bot(self, index: int) -> None:
+        self._lobby_only()
+        if self._seat(index).kind != "bot":
+            raise LobbyError(f"seat {index} is not a bot")
+        self.seats[index] = Seat(index)
+
+    def set_ready(self, index: int, ready: bool) -> None:
+        self._lobby_only()
+        self._seat(index).ready = ready
+
+    def contribute(self, index: int, part: bytes) -> None:
+        """A player's random part of the seed; only before the deal, once."""
+        self._lobby_only()
+        s = self._seat(index)
+        if len(part) != PART_BYTES:
+            raise LobbyError("a seed contribution is 32 bytes")
+        s.contribution = part
+
+    def start_problem(self) -> str | None:
+        """Why the game cannot start yet, or None."""
+        if self.phase != "lobby":
+            return "the game has already started"
+        open_seats = [s.index for s in self.seats if s.kind == "open"]
+        if open_seats:
+            return f"{len(open_seats)} seat(s) still open: add bots or wait for players"
+        waiting = [s.name for s in self.seats if s.kind == "human" and not s.ready]
+        if waiting:
+            return f"waiting for {', '.join(waiting)} to be ready"
+        return None
+
+    def start(self) -> list[Event]:
+        problem = self.start_problem()
+        if problem is not None:
+            raise LobbyError(problem)
+        self.seed = combine(self.host_part, self.contributions())
+        self.state = self.game.setup(self.config, self.seed)
+        self.phase = "playing"
+        return []
+
+    def contributions(self) -> dict[int, bytes]:
+        return {s.index: s.contribution for s in self.seats if s.contribution is not None}
+
+    # -- play ---------------------------------------------------------------------------------------
+
+    def _playing(self) -> None:
+        if self.phase == "lobby":
+            raise LobbyError("the game has not started")
+
+    def to_act(self) -> frozenset[int]:
+        self._playing()
+        return self.game.to_act(self.state)
+
+    def submit(self, seat: int, data: Mapping[str, Any]) -> list[Event]:
+        """Apply a seat's action (as data from the wire); GameError says why it was refused."""
+        self._playing()
+        if self.phase == "over":
+            raise LobbyError("the game is over")
+        action = self.game.decode_action(data)
+        return self._apply(seat, action)
+
+    def _apply(self, seat: int, action: Action) -> list[Event]:
+        events = self.game.apply(self.state, seat, action)
+        self.actions.append((seat, self.game.encode_action(action)))
+        self.events.extend(events)
+        if self.game.outcome(self.state) is not None:
+            self.phase = "over"
+        return events
+
+    def bot_seats_to_act(self) -> list[int]:
+        """Seats asked to act now that a bot plays (bot seats, and stand-ins for absent players)."""
+        if self.phase != "playing":
+            return []
+        return [
+            s
+            for s in sorted(self.to_act())
+            if self.seats[s].kind == "bot" or self.seats[s].stand_in
+        ]
+
+    def bot_action(self, seat: int) -> dict[str, Any]:
+        """The move a bot makes for `seat` now, as action data. Seeded by the game and the turn,
+        so a resumed host's bots play exactly as they would have."""
+        s = self.seats[seat]
+        level = s.bot_level if s.kind == "bot" and s.bot_level else self.stand_in_level
+        material = self.seed + seat.to_bytes(2, "big") + len(self.actions).to_bytes(4, "big")
+        bot = make_bot(level, self.game, self.config, seat, hashlib.sha256(material).digest())
+        action = bot.choose(self.view(seat), self.game.legal_actions(self.state, seat))
+        return self.game.encode_action(action)
+
+    # -- what each seat may know -------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        self._playing()
+        if seat is None:
+            return self.game.public_view(self.state)
+        return self.game.view(self.state, seat)
+
+    def legal(self, seat: int) -> list[dict[str, Any]]:
+        self._playing()
+        return [self.game.encode_action(a) for a in self.game.legal_actions(self.state, seat)]
+
+    def history(self, seat: int | None) -> list[dict[str, Any]]:
+        """Every event so far as `seat` saw it: what a rejoining player is sent again."""
+        return [e.for_seat(seat) for e in self.events]
+
+    def outcome(self) -> Outcome | None:
+        return None if self.state is None else self.game.outcome(self.state)
+
+    def lobby(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "game": self.game.id,
+            "config": self.config.to_data(),
+            "phase": self.phase,
+            "seats": [s.public() for s in self.seats],
+            "commit": self.commit.hex(),
+        }
+
+    def audit(self) -> dict[str, Any]:
+        """Revealed only when the game is over: what every client needs to verify the deal."""
+        if self.phase != "over":
+            raise LobbyError("the deal is revealed only when the game is over")
+        return {
+            "host_part": self.host_part.hex(),
+            "contributions": {str(k): v.hex() for k, v in self.contributions().items()},
+            "actions": [[seat, data] for seat, data in self.actions],
+        }
+
+    # -- journal ---------------------------------------------------------------------------------------
+
+    def journal_start(self) -> dict[str, Any]:
+        """The journal's first record, written when the game starts; holds secrets (host part,
+        tokens), so the journal file is private to the host."""
+        return {
+            "type": "start",
+            "format": JOURNAL_FORMAT,
+            "game": self.game.id,
+            "rules_version": self.game.rules_version,
+            "config": self.config.to_data(),
+            "name": self.name,
+            "host_part": self.host_part.hex(),
+            "stand_in_level": self.stand_in_level,
+            "seats": [
+                {
+                    **s.public(),
+                    "token": s.token,
+                    "contribution": s.contribution.hex() if s.contribution else None,
+                }
+                for s in self.seats
+            ],
+        }
+
+    def journal_action(self) -> dict[str, Any]:
+        seat, data = self.actions[-1]
+        return {"type": "action", "n": len(self.actions), "seat": seat, "action": data}
+
+    @classmethod
+    def from_journal(cls, records: Sequence[Mapping[str, Any]]) -> Table:
+        """Rebuild a table at the point its journal reached; every player starts disconnected."""
+        if not records or records[0].get("type") != "start":
+            raise LobbyError("a journal starts with a start record")
+        head = records[0]
+        if head.get("format") != JOURNAL_FORMAT:
+            raise LobbyError(f"unsupported journal format {head.get('format')!r}")
+        game = get_game(str(head["game"]))
+        if head.get("rules_version") != game.rules_version:
+            raise LobbyError(
+                f"the journal was written for rules {head.get('rules_version')}, "
+                f"this netcards has {game.rules_version}"
+            )
+        config = TableConfig.from_data(head["config"])
+        table = cls(
+            game, config, head["name"], bytes.fromhex(head["host_part"]), head["stand_in_level"]
+        )
+        for s, data in zip(table.seats, head["seats"], strict=True):
+            s.kind, s.name, s.bot_level = data["kind"], data["name"], data["bot_level"]
+            s.token, s.ready = data["token"], True
+            s.contribution = bytes.fromhex(data["contribution"]) if data["contribution"] else None
+        table.start()
+        for record in records[1:]:
+            if record.get("type") != "action":
+                continue
+            if record.get("n") != len(table.actions) + 1:
+                raise LobbyError(f"journal action {record.get('n')} is out of order")
+            table.submit(int(record["seat"]), record["action"])
+        return table
+
+
+def _same(a: str, b: str) -> bool:
+    return hmac.compare_digest(a.encode(), b.encode())

@@ -1,0 +1,218 @@
+"""The table: lobby, play with bots and stand-ins, rejoin tokens, journal resume, the fair deal."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+
+from netcards.errors import GameError, NotYourTurn
+from netcards.fairdeal import combine, commitment, verify_game
+from netcards.table import LobbyError, Table
+from tests.engine.support import packed
+
+
+def new_table(players: int = 3, game: str = "via-gladiola") -> Table:
+    return Table.create(game, players, {}, name="Friday", host_part=bytes(range(32)))
+
+
+def run_bots(
+    table: Table, journal: list[dict[str, Any]] | None = None, limit: int = 10_000
+) -> None:
+    for _ in range(limit):
+        seats = table.bot_seats_to_act()
+        if not seats:
+            return
+        table.submit(seats[0], table.bot_action(seats[0]))
+        if journal is not None:
+            journal.append(table.journal_action())
+
+
+def full_table(players: int = 3) -> Table:
+    table = new_table(players)
+    ann = table.claim_seat("Ann", "tok-ann")
+    table.contribute(ann.index, b"a" * 32)
+    table.set_ready(ann.index, True)
+    for _ in range(players - 1):
+        table.add_bot("heuristic")
+    return table
+
+
+def test_seats_fill_in_order_and_a_full_table_refuses() -> None:
+    table = new_table(2)
+    assert table.claim_seat("Ann", "t1").index == 0
+    assert table.add_bot("random").index == 1
+    with pytest.raises(LobbyError, match="full"):
+        table.claim_seat("Bob", "t2")
+    assert table.free_seats() == 0
+
+
+def test_names_are_cleaned_and_bounded() -> None:
+    table = new_table(2)
+    assert table.claim_seat("  A\x1b[2Jnn\n ", "t").name == "A[2Jnn"
+    with pytest.raises(LobbyError, match="visible"):
+        table.claim_seat("\n\t", "u")
+    assert len(table.add_bot("random", name="x" * 100).name) == 24
+
+
+def test_start_waits_for_open_seats_and_unready_players() -> None:
+    table = new_table(3)
+    table.claim_seat("Ann", "t1")
+    assert "2 seat(s) still open" in (table.start_problem() or "")
+    table.add_bot("random")
+    table.add_bot("heuristic")
+    assert table.start_problem() == "waiting for Ann to be ready"
+    with pytest.raises(LobbyError):
+        table.start()
+    table.set_ready(0, True)
+    table.start()
+    assert table.phase == "playing"
+    with pytest.raises(LobbyError, match="already started"):
+        table.add_bot("random")
+
+
+def test_unknown_bot_level_is_refused() -> None:
+    with pytest.raises(GameError, match="unknown bot level 'genius'"):
+        new_table().add_bot("genius")
+
+
+def test_the_seed_combines_the_host_part_and_every_contribution() -> None:
+    table = full_table()
+    table.start()
+    assert table.seed == combine(bytes(range(32)), {0: b"a" * 32})
+    assert table.seed != combine(bytes(range(32)), {0: b"b" * 32})
+    assert table.lobby()["commit"] == commitment(bytes(range(32))).hex()
+
+
+def test_a_refused_action_changes_nothing_and_is_not_recorded() -> None:
+    table = full_table()
+    table.start()
+    run_bots(table)
+    if table.phase == "over":
+        pytest.skip("the bots finished alone")
+    seat = next(iter(table.to_act()))
+    other = (seat + 1) % 3
+    before = packed(table.game, table.state)
+    recorded = len(table.actions)
+    with pytest.raises(NotYourTurn):
+        table.submit(other, table.legal(seat)[0])
+    with pytest.raises(GameError, match="unknown action kind"):
+        table.submit(seat, {"kind": "fly"})
+    assert packed(table.game, table.state) == before
+    assert len(table.actions) == recorded
+
+
+def test_a_whole_game_with_a_human_seat_driven_by_its_legal_moves() -> None:
+    table = full_table()
+    table.start()
+    while table.phase == "playing":
+        run_bots(table)
+        if table.phase != "playing":
+            break
+        table.submit(0, table.legal(0)[-1])
+    outcome = table.outcome()
+    assert outcome is not None
+    assert table.audit()["host_part"] == bytes(range(32)).hex()
+
+
+def test_history_never_holds_another_seats_drawn_cards() -> None:
+    table = full_table()
+    table.start()
+    run_bots(table)
+    for event in table.history(0):
+        if event["kind"] == "draw" and event["seat"] != 0:
+            assert "cards" not in event
+    assert all("cards" not in e for e in table.history(None) if e["kind"] == "draw")
+
+
+def test_rejoin_with_the_token_and_stand_in_while_away() -> None:
+    table = full_table()
+    table.start()
+    table.disconnect(0)
+    assert not table.seats[0].connected
+    table.set_stand_in(0, True)
+    run_bots(table, limit=60)
+    assert any(seat == 0 for seat, _ in table.actions), "the stand-in played seat 0"
+    with pytest.raises(LobbyError, match="unknown resume token"):
+        table.rejoin("tok-bob")
+    seat = table.rejoin("tok-ann")
+    assert seat.index == 0 and seat.connected and not seat.stand_in
+
+
+def test_journal_resume_reaches_the_same_state_and_the_same_result() -> None:
+    table = full_table(4)
+    table.start()
+    journal = [table.journal_start()]
+    table.set_stand_in(0, True)
+    run_bots(table, journal, limit=25)
+    resumed = Table.from_journal(journal)
+    assert packed(resumed.game, resumed.state) == packed(table.game, table.state)
+    assert all(not s.connected for s in resumed.seats if s.kind == "human")
+    for t in (table, resumed):
+        t.set_stand_in(0, True)
+        run_bots(t)
+    assert table.outcome() == resumed.outcome()
+    assert table.audit() == resumed.audit()
+
+
+def test_journal_with_a_missing_action_is_refused() -> None:
+    table = full_table()
+    table.start()
+    journal = [table.journal_start()]
+    table.set_stand_in(0, True)
+    run_bots(table, journal, limit=5)
+    del journal[2]
+    with pytest.raises(LobbyError, match="out of order"):
+        Table.from_journal(journal)
+
+
+def _finished_game() -> tuple[Table, list[dict[str, Any]]]:
+    table = full_table()
+    table.start()
+    table.set_stand_in(0, True)
+    run_bots(table)
+    return table, table.history(0)
+
+
+def _verify(table: Table, received: list[dict[str, Any]], **change: Any) -> Any:
+    audit = table.audit()
+    args: dict[str, Any] = {
+        "seat": 0,
+        "commit": table.commit,
+        "host_part": bytes.fromhex(audit["host_part"]),
+        "contributions": {int(k): bytes.fromhex(v) for k, v in audit["contributions"].items()},
+        "my_contribution": b"a" * 32,
+        "actions": [(s, a) for s, a in audit["actions"]],
+        "received": received,
+    }
+    args.update(change)
+    return verify_game(table.game, table.config, **args)
+
+
+def test_an_honest_game_verifies() -> None:
+    table, received = _finished_game()
+    assert _verify(table, received).ok
+
+
+def test_verification_catches_a_host_part_that_does_not_match_the_commitment() -> None:
+    table, received = _finished_game()
+    verdict = _verify(table, received, host_part=os.urandom(32))
+    assert "does not match its commitment" in verdict.problems[0]
+
+
+def test_verification_catches_a_dropped_contribution() -> None:
+    table, received = _finished_game()
+    verdict = _verify(table, received, contributions={})
+    assert "our random contribution" in verdict.problems[0]
+
+
+def test_verification_catches_a_changed_event() -> None:
+    table, received = _finished_game()
+    forged = [dict(e) for e in received]
+    index = next(
+        i for i, e in enumerate(forged) if e["kind"] == "draw" and e["seat"] == 0 and e["count"]
+    )
+    forged[index]["cards"] = [0]
+    verdict = _verify(table, forged)
+    assert any("differs from the replay" in p for p in verdict.problems)
