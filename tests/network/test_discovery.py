@@ -1,0 +1,93 @@
+"""LAN discovery on loopback only: a host answers, malformed datagrams are ignored."""
+
+from __future__ import annotations
+
+import asyncio
+
+import asyncio_dgram
+import msgpack
+import pytest
+
+from protocol.discovery import (
+    BadDatagram,
+    Responder,
+    TableInfo,
+    decode_query,
+    decode_reply,
+    discover,
+    encode_query,
+    encode_reply,
+)
+
+INFO = TableInfo("Friday table", "via-gladiola", 4, 2, 47474, 1, "ABCD-EFGH")
+NONCE = b"12345678"
+
+
+async def test_discover_finds_a_host_on_loopback() -> None:
+    responder = Responder(lambda: INFO)
+    port = await responder.start("127.0.0.1", 0)
+    try:
+        found = await discover(target="127.0.0.1", port=port, timeout=0.5, nonce=NONCE)
+    finally:
+        await responder.close()
+    assert [(t.host, t.info) for t in found] == [("127.0.0.1", INFO)]
+    assert found[0].address == "127.0.0.1:47474"
+
+
+async def test_discover_aims_at_the_configured_target_by_default() -> None:
+    # The test environment sets NETCARDS_DISCOVERY_TARGET=127.0.0.1.
+    responder = Responder(lambda: INFO)
+    port = await responder.start("127.0.0.1", 0)
+    try:
+        found = await discover(port=port, timeout=0.5, nonce=NONCE)
+    finally:
+        await responder.close()
+    assert len(found) == 1
+
+
+async def test_a_malformed_reply_is_ignored_and_a_good_one_kept() -> None:
+    fake = await asyncio_dgram.bind(("127.0.0.1", 0))
+    port = fake.sockname[1]
+
+    async def answer() -> None:
+        data, addr = await fake.recv()
+        nonce = decode_query(data)
+        await fake.send(b"\xc1garbage", addr)
+        await fake.send(msgpack.packb({"t": "netcards!", "v": 1, "n": nonce, "name": 5}), addr)
+        bad = TableInfo("x", "via-gladiola", 4, 9, 1, 1, "fp")  # more free seats than players
+        await fake.send(encode_reply(nonce, bad), addr)
+        await fake.send(encode_reply(b"other!!!", INFO), addr)
+        await fake.send(encode_reply(nonce, INFO), addr)
+
+    task = asyncio.create_task(answer())
+    found = await discover(target="127.0.0.1", port=port, timeout=0.5, nonce=NONCE)
+    await task
+    fake.close()
+    assert [t.info for t in found] == [INFO]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"",
+        b"\xff" * 2000,
+        msgpack.packb([1, 2]),
+        msgpack.packb({"t": "netcards?", "v": 2, "n": NONCE}),
+        msgpack.packb({"t": "netcards?", "v": 1, "n": b"short"}),
+        msgpack.packb({"t": "netcards?", "v": 1, "n": msgpack.ExtType(1, b"x")}),
+    ],
+)
+def test_bad_queries_are_refused(data: bytes) -> None:
+    with pytest.raises(BadDatagram):
+        decode_query(data)
+
+
+def test_replies_with_unprintable_names_or_extra_fields_are_refused() -> None:
+    evil = TableInfo("x\x1b[2J", "via-gladiola", 4, 1, 1, 1, "fp")
+    with pytest.raises(BadDatagram, match="unprintable"):
+        decode_reply(encode_reply(NONCE, evil), NONCE)
+    extra = msgpack.packb({**msgpack.unpackb(encode_reply(NONCE, INFO)), "more": 1})
+    with pytest.raises(BadDatagram, match="unexpected"):
+        decode_reply(extra, NONCE)
+    assert decode_reply(encode_reply(NONCE, INFO), NONCE) == INFO
+    assert decode_query(encode_query(NONCE)) == NONCE

@@ -1,0 +1,83 @@
+"""Addresses, known hosts and the journal file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from protocol.address import DEFAULT_PORT, AddressError, format_address, parse_address
+from protocol.journal_file import JournalError, JournalWriter, read_journal
+from protocol.known_hosts import KnownHosts
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("127.0.0.1", ("127.0.0.1", DEFAULT_PORT)),
+        ("127.0.0.1:5000", ("127.0.0.1", 5000)),
+        ("::1", ("::1", DEFAULT_PORT)),
+        ("[::1]", ("::1", DEFAULT_PORT)),
+        ("[::1]:6000", ("::1", 6000)),
+        ("fe80::1%eth0", ("fe80::1%eth0", DEFAULT_PORT)),
+        (" table.lan:7000 ", ("table.lan", 7000)),
+    ],
+)
+def test_addresses_people_type(text: str, expected: tuple[str, int]) -> None:
+    assert parse_address(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "an address is needed"),
+        ("[::1", "closing"),
+        ("[::1]x", r"\[IPv6\]:port"),
+        ("host:port", "must be a number"),
+        ("host:70000", "between 1 and 65535"),
+        (":5000", "host part is empty"),
+        ("1:2:3:zz", "not an IPv6 address"),
+    ],
+)
+def test_bad_addresses_say_what_is_wrong(text: str, message: str) -> None:
+    with pytest.raises(AddressError, match=message):
+        parse_address(text)
+
+
+def test_format_address_brackets_ipv6() -> None:
+    assert format_address("::1", 5) == "[::1]:5"
+    assert format_address("127.0.0.1", 5) == "127.0.0.1:5"
+
+
+def test_known_hosts_remember_lookup_forget(tmp_path: Path) -> None:
+    hosts = KnownHosts(tmp_path / "known_hosts")
+    assert hosts.lookup("127.0.0.1:5") is None
+    hosts.remember("127.0.0.1:5", "AAAA-BBBB")
+    hosts.remember("[::1]:5", "CCCC-DDDD")
+    hosts.remember("127.0.0.1:5", "EEEE-FFFF")
+    assert hosts.lookup("127.0.0.1:5") == "EEEE-FFFF"
+    assert [e.address for e in hosts.entries()] == ["[::1]:5", "127.0.0.1:5"]
+    assert hosts.forget("[::1]:5") and not hosts.forget("[::1]:5")
+    assert KnownHosts(tmp_path / "known_hosts").lookup("[::1]:5") is None
+
+
+def test_journal_round_trip_and_a_torn_last_line(tmp_path: Path) -> None:
+    path = tmp_path / "j" / "game.journal"
+    writer = JournalWriter(path)
+    writer.append({"type": "start", "n": 0})
+    writer.append({"type": "action", "n": 1})
+    writer.close()
+    assert read_journal(path) == [{"type": "start", "n": 0}, {"type": "action", "n": 1}]
+    assert path.stat().st_mode & 0o777 == 0o600
+    with path.open("a") as f:
+        f.write('{"type": "act')  # the host died mid-write
+    assert len(read_journal(path)) == 2
+
+
+def test_a_damaged_journal_line_in_the_middle_is_an_error(tmp_path: Path) -> None:
+    path = tmp_path / "game.journal"
+    path.write_text('{"type": "start"}\nxx\n{"type": "action"}\n')
+    with pytest.raises(JournalError, match="line 2 is damaged"):
+        read_journal(path)
+    with pytest.raises(JournalError, match="cannot read"):
+        read_journal(tmp_path / "missing")
