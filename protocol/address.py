@@ -46,7 +46,7 @@ def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int
 
 def _check_ip(host: str, text: str) -> None:
     try:
-        ipaddress.IPv6Address(host.split("%")[0])
+        ipaddress.IPv6Address(host.split("%", maxsplit=1)[0])
     except ValueError:
         raise AddressError(f"{text!r}: {host!r} is not an IPv6 address") from None
 
