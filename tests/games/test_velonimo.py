@@ -46,10 +46,11 @@ def test_deal_gives_eleven_each_and_sets_the_rest_aside_unseen(players: int, asi
     assert [len(h) for h in state.hands] == [11] * players
     assert len(state.aside) == aside
     assert state.draw == [] and state.reward is None
-    for seat in range(players):
-        view = GAME.view(state, seat)
+    for view in [*(GAME.view(state, s) for s in range(players)), GAME.public_view(state)]:
         assert view["set_aside"] == aside
-        assert not set(view["hand"]) & set(state.aside)
+        shown = set(view.get("hand", [])) | set(view["discard"]) | {view["reward"]}
+        shown |= {c for play in view["attack"] for c in play["cards"]}
+        assert not shown & set(state.aside)
     assert GAME.deal_record(state)["set_aside"] == state.aside
 
 
@@ -373,13 +374,27 @@ def test_jersey_award_full_tie_without_the_holder_goes_to_nobody() -> None:
 
 
 def test_jersey_is_awarded_at_the_end_of_a_round_and_unused_again() -> None:
-    state = make_state([[R("red", 3)], [R("red", 4)], [R("red", 5), R("red", 6)]])
-    events = run(state, (0, P(R("red", 3))), (1, P(R("red", 4))))
+    state = make_state(
+        [[R("red", 3)], [H(25)], [R("red", 5), R("red", 6)]],
+        jersey=2,
+        round_index=1,
+        round_scores=[[0, 1, 2]],
+    )
+    events = run(state, (0, P(R("red", 3))), (1, P(H(25))))
     end = next(e for e in events if e.kind == "round_end")
-    assert end.public["scores"] == [2, 1, 0]
-    assert end.public["jersey"] == 0
-    assert state.jersey == 0 and not state.jersey_used
-    assert state.round == 1
+    assert end.public["scores"] == [4, 2, 0]
+    assert end.public["totals"] == [4, 3, 2]
+    assert end.public["jersey"] == 0 == state.jersey
+    state = make_state(
+        [[R("red", 3)], [H(25)], [R("red", 5), R("red", 6)]],
+        jersey=0,
+        round_index=1,
+        round_scores=[[2, 1, 0]],
+    )
+    run(state, (0, P(R("red", 3), jersey=True)))
+    assert state.jersey_used
+    run(state, (1, P(H(25))))
+    assert state.round == 2 and state.jersey == 0 and not state.jersey_used
 
 
 # -- finishing and scoring ----------------------------------------------------------------------------
@@ -740,10 +755,20 @@ def test_the_omniscient_log_records_deal_exchanges_and_rewards() -> None:
     log = GameLog(GAME, GAME.make_config(2), make_seed(0), ["a", "b"])
     deal = log.start(state)[1]
     assert deal["hands"] == state.hands and deal["reward"] == H(50)
-    events = run(state, (0, P(R("red", 1))))
-    record = log.action(0, P(R("red", 1)), events)
-    take = record["events"][-1]
-    assert take["kind"] == "leader_take" and "cards" in take["private"]["0"]
+    records = []
+    for seat, action in [
+        (0, P(R("red", 1))),
+        (0, GiveBack((R("red", 4),))),
+        (1, PASS),
+        (0, GiveReward(1)),
+    ]:
+        records.append(log.action(seat, action, GAME.apply(state, seat, action)))
+    logged = {e["kind"]: e for r in records for e in r["events"]}
+    assert logged["leader_take"]["private"]["0"] == logged["leader_take"]["private"]["1"]
+    assert logged["leader_give"]["private"]["1"] == {"cards": [R("red", 4)]}
+    assert logged["pass"] == {"kind": "pass", "seat": 1}
+    assert logged["reward"] == {"kind": "reward", "seat": 0, "card": H(50), "to": 1}
+    assert logged["reward_revealed"]["card"] == H(30)
 
 
 def test_every_card_is_somewhere_after_each_step() -> None:

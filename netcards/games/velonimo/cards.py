@@ -50,6 +50,11 @@ def label(card: int) -> str:
     return f"{COLOURS[COLOUR[card]]} {VALUE[card]}"
 
 
+def card_name(card: int) -> str:
+    """`label` for any number a client may send, card or not."""
+    return label(card) if 0 <= card < CARD_COUNT else f"card {card}"
+
+
 def catalogue() -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for card in ALL_CARDS:

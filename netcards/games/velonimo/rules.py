@@ -28,7 +28,7 @@ from netcards.games.velonimo.actions import (
     Pass,
     Play,
 )
-from netcards.games.velonimo.cards import ALL_CARDS, catalogue, label
+from netcards.games.velonimo.cards import ALL_CARDS, card_name, catalogue, label
 from netcards.games.velonimo.combos import (
     JERSEY_BONUS,
     all_plays,
@@ -57,6 +57,14 @@ DEFAULT_DUEL_TARGET = 8
 _SEATS = tuple(frozenset({i}) for i in range(8))
 _NOBODY: frozenset[int] = frozenset()
 
+_PHASE_OF: dict[type[Action], str] = {
+    Play: "play",
+    Pass: "play",
+    ChooseVictim: "victim",
+    GiveBack: "give_back",
+    ChooseLeader: "next_leader",
+    GiveReward: "reward",
+}
 _WRONG_PHASE = {
     "play": "play cards or pass",
     "victim": "choose the opponent your leaders take cards from",
@@ -156,15 +164,7 @@ class Velonimo(Game[VelonimoState]):
     # -- applying ------------------------------------------------------------------------------
 
     def _apply(self, state: VelonimoState, seat: int, action: Action) -> list[Event]:
-        kind = type(action)
-        wanted = {
-            Play: "play",
-            Pass: "play",
-            ChooseVictim: "victim",
-            GiveBack: "give_back",
-            ChooseLeader: "next_leader",
-            GiveReward: "reward",
-        }.get(kind)
+        wanted = _PHASE_OF.get(type(action))
         if wanted is None:
             raise IllegalAction(f"'{action.KIND}' is not a Velonimo action")
         if state.phase != wanted:
@@ -283,7 +283,7 @@ class Velonimo(Game[VelonimoState]):
         check_increasing(cards)
         for card in cards:
             if card not in hand:
-                raise IllegalAction(f"card {card} is not in your hand")
+                raise IllegalAction(f"{card_name(card)} is not in your hand")
         victim = state.victim
         assert victim is not None
         for card in cards:
