@@ -6,9 +6,10 @@ from netcards.bots.base import BotFactory, register_level
 
 
 def _by_game() -> dict[str, BotFactory]:
+    from netcards.bots.heuristic.velonimo import VelonimoHeuristic
     from netcards.bots.heuristic.via_gladiola import ViaGladiolaHeuristic
 
-    return {"via-gladiola": ViaGladiolaHeuristic}
+    return {"via-gladiola": ViaGladiolaHeuristic, "velonimo": VelonimoHeuristic}
 
 
 def register() -> None:

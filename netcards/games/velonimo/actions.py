@@ -1,0 +1,66 @@
+"""Velonimo's actions, one per kind of decision the rules ask for.
+
+A leader's exchange and the end of a duel attack are separate decisions taken in separate
+phases, not extra fields of a play, so that each seat is only ever asked what it can answer
+with what it knows at that moment (the cards it took are only known after the steal).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from netcards.action import Action, ActionCodec
+
+
+@dataclass(frozen=True, slots=True)
+class Play(Action):
+    """Put one card or a combination on the table (ids in increasing order), maybe with the jersey."""
+
+    KIND: ClassVar[str] = "play"
+    cards: tuple[int, ...]
+    jersey: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    """Let the attack go by (it does not stop you playing later in the same attack)."""
+
+    KIND: ClassVar[str] = "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseVictim(Action):
+    """After playing leaders: the opponent whose hand you take cards from at random."""
+
+    KIND: ClassVar[str] = "victim"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class GiveBack(Action):
+    """After taking cards with leaders: as many cards of your choice back (increasing ids)."""
+
+    KIND: ClassVar[str] = "give_back"
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseLeader(Action):
+    """After everybody passed on your last card: who, still in the round, leads next."""
+
+    KIND: ClassVar[str] = "leader"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class GiveReward(Action):
+    """Duel, after winning an attack: the hand (yours or your opponent's) the reward goes to."""
+
+    KIND: ClassVar[str] = "reward"
+    to_seat: int
+
+
+CODEC = ActionCodec(Play, Pass, ChooseVictim, GiveBack, ChooseLeader, GiveReward)
+
+PASS = Pass()
