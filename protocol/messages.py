@@ -442,7 +442,10 @@ def encode(msg: Message) -> dict[str, Any]:
     cls = MESSAGE_TYPES.get(getattr(msg, "TYPE", ""))
     if cls is None or type(msg) is not cls:
         raise LocalProtocolError(ErrorCode.UNKNOWN_TYPE, f"{msg!r} is not a registered message")
-    return {"type": cls.TYPE, **dump_fields(fields_of(cls), msg, f"message '{cls.TYPE}'")}
+    try:
+        return {"type": cls.TYPE, **dump_fields(fields_of(cls), msg, "")}
+    except LocalProtocolError as exc:
+        raise LocalProtocolError(exc.code, f"message '{cls.TYPE}': {exc.text}") from None
 
 
 def decode(data: Any) -> Message:
@@ -460,5 +463,8 @@ def decode(data: Any) -> Message:
     cls = MESSAGE_TYPES.get(name)
     if cls is None:
         raise RemoteProtocolError(ErrorCode.UNKNOWN_TYPE, f"unknown message type {name[:64]!r}")
-    values = load_fields(fields_of(cls), data, f"message '{name}'", skip="type")
+    try:
+        values = load_fields(fields_of(cls), data, "", skip="type")
+    except RemoteProtocolError as exc:
+        raise RemoteProtocolError(exc.code, f"message '{name}': {exc.text}") from None
     return cls(**values)

@@ -43,7 +43,7 @@ class Kind(ABC):
 
 
 def _wrong(fault: Fault, where: str, expected: str, value: object) -> ProtocolError:
-    return fault(ErrorCode.WRONG_TYPE, f"{where} must be {expected}, not {kind_of(value)}")
+    return fault(ErrorCode.WRONG_TYPE, f"field '{where}' must be {expected}, not {kind_of(value)}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -57,7 +57,7 @@ class Int(Kind):
         if not self.lo <= value <= self.hi:
             raise fault(
                 ErrorCode.OUT_OF_RANGE,
-                f"{where} must be between {self.lo} and {self.hi}, not {value}",
+                f"field '{where}' must be between {self.lo} and {self.hi}, not {value}",
             )
         return value
 
@@ -89,13 +89,13 @@ class Text(Kind):
         if not self.min_len <= len(value) <= self.max_len:
             raise fault(
                 ErrorCode.OUT_OF_RANGE,
-                f"{where} must be {self.min_len} to {self.max_len} characters, not {len(value)}",
+                f"field '{where}' must be {self.min_len} to {self.max_len} characters, not {len(value)}",
             )
         for ch in value:
             if ch in _BIDI_CONTROLS or unicodedata.category(ch) == "Cc":
                 raise fault(
                     ErrorCode.OUT_OF_RANGE,
-                    f"{where} contains the control character U+{ord(ch):04X}",
+                    f"field '{where}' contains the control character U+{ord(ch):04X}",
                 )
         return value
 
@@ -118,7 +118,7 @@ class Choice(Kind):
         if value not in self.values:
             raise fault(
                 ErrorCode.OUT_OF_RANGE,
-                f"{where} must be one of {', '.join(self.values)}, not {value[:32]!r}",
+                f"field '{where}' must be one of {', '.join(self.values)}, not {value[:32]!r}",
             )
         return value
 
@@ -135,7 +135,8 @@ class Blob(Kind):
             raise _wrong(fault, where, "binary", value)
         if len(value) != self.size:
             raise fault(
-                ErrorCode.OUT_OF_RANGE, f"{where} must be {self.size} bytes, not {len(value)}"
+                ErrorCode.OUT_OF_RANGE,
+                f"field '{where}' must be {self.size} bytes, not {len(value)}",
             )
         return value
 
@@ -165,7 +166,9 @@ class Seq(Kind):
         if not (type(value) is list or (not loading and type(value) is tuple)):
             raise _wrong(fault, where, "an array", value)
         if len(value) > self.max_items:
-            raise fault(ErrorCode.OUT_OF_RANGE, f"{where} has more than {self.max_items} items")
+            raise fault(
+                ErrorCode.OUT_OF_RANGE, f"field '{where}' has more than {self.max_items} items"
+            )
         items = [self.item.check(v, f"{where}[{i}]", fault, loading) for i, v in enumerate(value)]
         return tuple(items) if loading else items
 
@@ -181,7 +184,10 @@ class Data(Kind):
         if type(value) is not dict:
             raise _wrong(fault, where, "a map", value)
         if not loading:
-            check_plain(value, fault)
+            try:
+                check_plain(value, fault)
+            except (RemoteProtocolError, LocalProtocolError) as exc:
+                raise fault(exc.code, f"field '{where}': {exc.text}") from None
         return value
 
     def describe(self) -> str:
@@ -238,21 +244,24 @@ def load_fields(
     fields: tuple[tuple[str, Kind], ...], data: dict[str, Any], where: str, skip: str = ""
 ) -> dict[str, Any]:
     """Validate a received map against declared fields: exact field set, each value's kind."""
+    label = f"field '{where}'" if where else "the message"
     names = {name for name, _ in fields}
     extra = [k for k in data if k not in names and k != skip]
     if extra:
         raise RemoteProtocolError(
-            ErrorCode.EXTRA_FIELD, f"{where} has unexpected field(s): {', '.join(sorted(extra))}"
+            ErrorCode.EXTRA_FIELD, f"{label} has unexpected field(s): {', '.join(sorted(extra))}"
         )
     out = {}
     for name, kind in fields:
+        path = f"{where}.{name}" if where else name
         if name not in data:
-            raise RemoteProtocolError(ErrorCode.MISSING_FIELD, f"{where} is missing field '{name}'")
-        out[name] = kind.load(data[name], f"{where}: field '{name}'")
+            raise RemoteProtocolError(ErrorCode.MISSING_FIELD, f"field '{path}' is missing")
+        out[name] = kind.load(data[name], path)
     return out
 
 
 def dump_fields(fields: tuple[tuple[str, Kind], ...], obj: Any, where: str) -> dict[str, Any]:
     return {
-        name: kind.dump(getattr(obj, name), f"{where}: field '{name}'") for name, kind in fields
+        name: kind.dump(getattr(obj, name), f"{where}.{name}" if where else name)
+        for name, kind in fields
     }

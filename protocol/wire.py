@@ -58,6 +58,7 @@ def unpack(payload: bytes) -> Any:
             payload,
             raw=False,
             use_list=True,
+            strict_map_key=False,  # keys are checked by _pairs_to_map, with a clearer error
             object_pairs_hook=_pairs_to_map,
             ext_hook=_no_ext,
             max_str_len=MAX_FRAME,
