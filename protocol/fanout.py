@@ -14,7 +14,7 @@ from typing import Any
 from netcards.action import Action
 from netcards.event import Event
 from netcards.game import Game
-from protocol.limits import MAX_PLAINTEXT
+from protocol.limits import MAX_CONTAINER, MAX_PLAINTEXT
 from protocol.messages import Audit, AuditEntry, Snapshot, Update, encode
 from protocol.wire import pack
 
@@ -82,7 +82,7 @@ def audit_messages(
     out: list[Audit] = []
     start = 0
     while True:
-        end = len(entries)
+        end = min(len(entries), start + MAX_CONTAINER)
         chunk = Audit(host_part, seed, start, len(entries), tuple(entries[start:end]))
         while len(pack(encode(chunk))) > budget and end > start + 1:
             end = start + max(1, (end - start) // 2)
