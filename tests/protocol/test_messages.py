@@ -23,6 +23,7 @@ from protocol.messages import (
     decode,
     encode,
 )
+from protocol.schema import fields_of
 from protocol.wire import pack, unpack
 from tests.protocol.support import VIEW, ConnectionPair, one_of_each
 
@@ -236,6 +237,10 @@ def test_every_type_is_documented() -> None:
         assert f"`{name}`" in doc, name
     for code in ErrorCode:
         assert f"`{code.value}`" in doc, code
+    for name, cls in MESSAGE_TYPES.items():
+        section = doc.split(f"### `{name}`", 1)[1].split("### ", 1)[0]
+        for field, kind in fields_of(cls):
+            assert f"| `{field}` | {kind.describe()} |" in section, (name, field)
 
 
 def test_handshake_messages_cannot_be_sent_as_session_messages() -> None:
