@@ -182,7 +182,10 @@ class Connection:
 
     def _seal(self, message: Message) -> bytes:
         assert self._sealer is not None
-        payload = pack(encode(message))
+        try:
+            payload = pack(encode(message))
+        except LocalProtocolError as exc:
+            raise LocalProtocolError(exc.code, f"message '{message.TYPE}': {exc.text}") from None
         if len(payload) > MAX_PLAINTEXT:
             raise LocalProtocolError(
                 ErrorCode.TOO_LARGE,

@@ -438,7 +438,10 @@ class Leave(Message):
 
 
 def encode(msg: Message) -> dict[str, Any]:
-    """A message as the plain map that goes on the wire; invalid contents raise LocalProtocolError."""
+    """A message as the plain map that goes on the wire; invalid fields raise LocalProtocolError.
+
+    The insides of game payloads are checked by `wire.pack`, once for the whole message.
+    """
     cls = MESSAGE_TYPES.get(getattr(msg, "TYPE", ""))
     if cls is None or type(msg) is not cls:
         raise LocalProtocolError(ErrorCode.UNKNOWN_TYPE, f"{msg!r} is not a registered message")

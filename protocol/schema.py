@@ -17,7 +17,7 @@ from typing import Any
 
 from protocol.errors import ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.limits import MAX_CONTAINER, MAX_SEATS
-from protocol.wire import check_plain, kind_of
+from protocol.wire import kind_of
 
 Fault = type[RemoteProtocolError] | type[LocalProtocolError]
 
@@ -183,11 +183,7 @@ class Data(Kind):
     def check(self, value: Any, where: str, fault: Fault, loading: bool) -> Any:
         if type(value) is not dict:
             raise _wrong(fault, where, "a map", value)
-        if not loading:
-            try:
-                check_plain(value, fault)
-            except (RemoteProtocolError, LocalProtocolError) as exc:
-                raise fault(exc.code, f"field '{where}': {exc.text}") from None
+        # The contents are checked once for the whole message, by wire.pack or wire.unpack.
         return value
 
     def describe(self) -> str:

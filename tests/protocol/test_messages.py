@@ -222,9 +222,11 @@ def test_invalid_outgoing_messages_are_local_errors() -> None:
         encode(Join("", None, False))
     assert info.value.code is ErrorCode.OUT_OF_RANGE
     with pytest.raises(LocalProtocolError):
-        encode(Update(1, (), {"x": {1, 2}}, (), ()))  # type: ignore[dict-item]
+        pack(encode(Update(1, (), {"x": {1, 2}}, (), ())))
     with pytest.raises(LocalProtocolError):
-        encode(Update(1, (), {3: "x"}, (), ()))  # type: ignore[dict-item]
+        pack(encode(Update(1, (), {3: "x"}, (), ())))  # type: ignore[dict-item]
+    with pytest.raises(LocalProtocolError):
+        encode(Update(1, (), [], (), ()))  # type: ignore[arg-type]
     with pytest.raises(LocalProtocolError):
         pack({"x": object()})
 
