@@ -88,7 +88,7 @@ class ClientConnection(Connection):
         self._sealer = Sealer(c2h)
         self._opener = Opener(h2c)
         self._outbox += self._seal(Confirm())
-        self._encrypt_errors = True
+        self._sending_encrypted = True
         self._step = "confirm"
 
     def _on_host_confirm(self, body: bytes) -> None:

@@ -66,7 +66,7 @@ class Connection:
         self._transcript = Transcript()
         self._sealer: Sealer | None = None
         self._opener: Opener | None = None
-        self._encrypt_errors = False
+        self._sending_encrypted = False
         self.state = ConnectionState.HANDSHAKE
         self.error: ProtocolError | None = None
         self.handshake: HandshakeDone | None = None
@@ -112,13 +112,8 @@ class Connection:
         """Session messages may be sent (a client may start before the host's confirm)."""
         return (
             self._sealer is not None
-            and self._encrypt_errors
-            and self.state
-            in (
-                ConnectionState.HANDSHAKE,
-                ConnectionState.OPEN,
-                ConnectionState.CLOSED,
-            )
+            and self._sending_encrypted
+            and self.state is not ConnectionState.ERROR
         )
 
     # -- for the roles ----------------------------------------------------------------------------
@@ -182,8 +177,9 @@ class Connection:
 
     def _seal(self, message: Message) -> bytes:
         assert self._sealer is not None
+        data = encode(message)
         try:
-            payload = pack(encode(message))
+            payload = pack(data)
         except LocalProtocolError as exc:
             raise LocalProtocolError(exc.code, f"message '{message.TYPE}': {exc.text}") from None
         if len(payload) > MAX_PLAINTEXT:
@@ -267,7 +263,7 @@ class Connection:
             detail = {f"{self.ROLE}_version": exc.ours, f"{self.PEER}_version": exc.theirs}
         report = Error(exc.code.value, exc.text[:500], True, detail)
         try:
-            if self._encrypt_errors and self._sealer is not None:
+            if self._sending_encrypted and self._sealer is not None:
                 self._outbox += self._seal(report)
             else:
                 self._queue_plain(report)

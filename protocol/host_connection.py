@@ -8,7 +8,7 @@ password that is a wrong password, and the client is told so in a plaintext `err
 
 from __future__ import annotations
 
-from protocol.connection import Connection, ConnectionState, RandomBytes
+from protocol.connection import Connection, RandomBytes
 from protocol.crypto import KeyShare, Opener, Sealer, TablePassword, session_keys, signed_data
 from protocol.errors import ErrorCode, PeerError, RemoteProtocolError, WrongPassword
 from protocol.events import HandshakeDone
@@ -87,7 +87,7 @@ class HostConnection(Connection):
                 f"expected 'confirm' as the client's first encrypted message, got '{message.TYPE}'",
             )
         self._outbox += self._seal(Confirm())
-        self._encrypt_errors = True
+        self._sending_encrypted = True
         self._finish_handshake(
             HandshakeDone(
                 host_key=self._identity.public_key,
@@ -97,4 +97,3 @@ class HostConnection(Connection):
                 password_protected=self._password is not None,
             )
         )
-        assert self.state is ConnectionState.OPEN
