@@ -149,7 +149,7 @@ def examples(n: int) -> settings:
 
 
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
-@examples(12)
+@examples(30)
 @given(data=st.data())
 def test_each_seat_gets_only_its_own_private_parts(game: Game[Any], data: st.DataObject) -> None:
     players = data.draw(st.integers(game.min_players, game.max_players))
