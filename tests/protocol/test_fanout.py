@@ -51,7 +51,7 @@ def check_private_parts(events: list[Event], seat: int | None, shown: list[dict[
     """No key of another seat's private part reaches `seat`, unless it is public or its own."""
     assert len(shown) == len(events)
     for event, seen in zip(events, shown, strict=True):
-        assert seen == event.for_seat(seat)
+        assert seen == unpack(pack(event.for_seat(seat)))  # tuples arrive as lists
         own = event.private.get(seat, {}) if seat is not None else {}
         for other, part in event.private.items():
             if other == seat:
