@@ -1,0 +1,137 @@
+"""Throughput of the protocol path against bare msgpack, and the handshake's cost.
+
+Messages are realistic: the updates a 4-player Via Gladiola game sends (a seat's view and the
+events of one action), plus chat and pings. The protocol path is everything a real message
+goes through: validate, encode, pack, encrypt, frame on the host; unframe, decrypt, unpack,
+check the shape, validate and decode on the client. The bare path is msgpack.packb and
+unpackb of the same maps, in the same run.
+
+Run: .venv/bin/python -m bench.protocol [--seconds N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import time
+from typing import Any
+
+import msgpack
+
+from netcards.bots.base import make_bot
+from netcards.registry import get_game
+from netcards.rng import make_seed
+from protocol.client_connection import ClientConnection
+from protocol.crypto import TablePassword
+from protocol.events import HandshakeDone, NeedData
+from protocol.fanout import updates_by_seat
+from protocol.host_connection import HostConnection
+from protocol.identity import IdentityKey
+from protocol.messages import Chat, Message, Ping, Update, encode
+
+
+def realistic_messages(players: int = 4, seed: int = 1) -> list[Message]:
+    game = get_game("via-gladiola")
+    config = game.make_config(players)
+    state = game.setup(config, make_seed(seed))
+    bots = [make_bot("heuristic", game, config, s, make_seed(seed + s)) for s in range(players)]
+    out: list[Message] = []
+    seq = 0
+    while game.to_act(state):
+        for seat in sorted(game.to_act(state)):
+            action = bots[seat].choose(game.view(state, seat), game.legal_actions(state, seat))
+            events = game.apply(state, seat, action)
+            seq += 1
+            out.extend(updates_by_seat(game, state, events, seq, range(players)).values())
+            if seq % 10 == 0:
+                out.append(Chat(seat, f"Player {seat}", "nice walk, see you at the finish"))
+    return out
+
+
+def handshake(host: HostConnection, client: ClientConnection) -> None:
+    for _ in range(4):
+        for sender, receiver in ((client, host), (host, client)):
+            data = sender.data_to_send()
+            if data:
+                receiver.receive_data(data)
+            while not isinstance(receiver.next_event(), NeedData):
+                pass
+    assert isinstance(host.handshake, HandshakeDone) and isinstance(client.handshake, HandshakeDone)
+
+
+def rate(fn: Any, items: list[Any], seconds: float) -> float:
+    """Items per second, over as many passes through `items` as fit in `seconds`."""
+    done = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for item in items:
+            fn(item)
+        done += len(items)
+    return done / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    args = parser.parse_args()
+
+    messages = realistic_messages()
+    messages.append(Ping(1))
+    maps = [encode(m) for m in messages]
+    sizes = [len(msgpack.packb(m)) for m in maps]
+    updates = [m for m in messages if isinstance(m, Update)]
+    print(
+        f"messages: {len(messages)} ({len(updates)} updates); msgpack size bytes: "
+        f"median {statistics.median(sizes):.0f}, max {max(sizes)}"
+    )
+
+    packed = [msgpack.packb(m) for m in maps]
+
+    def bare(i: int) -> None:
+        msgpack.unpackb(msgpack.packb(maps[i]))
+
+    bare_rate = rate(bare, list(range(len(maps))), args.seconds)
+
+    identity = IdentityKey.generate(os.urandom)
+    host = HostConnection(identity, os.urandom)
+    client = ClientConnection(os.urandom)
+    handshake(host, client)
+
+    def wire(message: Message) -> None:
+        client.receive_data(host.send(message))
+        client.next_event()
+        client.next_event()
+
+    wire_rate = rate(wire, messages, args.seconds)
+    assert len(packed) == len(messages)
+    print(f"bare msgpack pack+unpack:                       {bare_rate:>10,.0f} messages/s")
+    print(f"protocol validate+encrypt+frame+decrypt+decode: {wire_rate:>10,.0f} messages/s")
+    print(f"protocol cost relative to bare msgpack:          {bare_rate / wire_rate:>10.1f}x")
+
+    rng = random.Random(7)
+    salt = rng.randbytes(16)
+    t = time.perf_counter()
+    password = TablePassword.create("tulip fields", salt)
+    stretch = time.perf_counter() - t
+    for label, table_password, client_password in (
+        ("no password", None, None),
+        ("with password", password, "tulip fields"),
+    ):
+        times = []
+        for _ in range(20 if table_password is None else 8):
+            t = time.perf_counter()
+            h = HostConnection(identity, os.urandom, password=table_password)
+            c = ClientConnection(os.urandom, password=client_password)
+            handshake(h, c)
+            times.append(time.perf_counter() - t)
+        print(
+            f"handshake, {label:<14} median {statistics.median(times) * 1000:7.2f} ms "
+            f"(both ends, in one process)"
+        )
+    print(f"host's one-time password stretch (scrypt n=2^15, r=8, p=1): {stretch * 1000:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()

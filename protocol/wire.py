@@ -1,0 +1,158 @@
+"""msgpack for untrusted input: strict limits, plain data only, one place for both directions.
+
+Everything a peer sends is decoded here and nowhere else, so the unpacker's limits and the
+generic shape rules (string keys, bounded depth, no extension types, no duplicate keys, finite
+floats) hold for every message. Outgoing data passes the same shape check, so we never send
+what a conforming peer would refuse.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import msgpack
+
+from protocol.errors import ErrorCode, LocalProtocolError, RemoteProtocolError
+from protocol.limits import MAX_CONTAINER, MAX_DEPTH, MAX_FRAME
+
+
+def _pairs_to_map(pairs: list[tuple[Any, Any]]) -> dict[str, Any]:
+    """Builds each map; refuses a non-string key or a key given twice."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if type(key) is not str:
+            raise RemoteProtocolError(
+                ErrorCode.BAD_KEY, f"map keys must be strings, not {kind_of(key)}"
+            )
+        if key in out:
+            raise RemoteProtocolError(ErrorCode.DUPLICATE_KEY, f"map key {key!r} appears twice")
+        out[key] = value
+    return out
+
+
+def _no_ext(code: int, data: bytes) -> Any:
+    raise RemoteProtocolError(ErrorCode.EXT_TYPE, f"msgpack extension type {code} is not allowed")
+
+
+def kind_of(value: object) -> str:
+    """How the documentation names a value's type in error messages."""
+    if value is None:
+        return "nil"
+    return {
+        bool: "a boolean",
+        int: "an integer",
+        float: "a float",
+        str: "a string",
+        bytes: "binary",
+        list: "an array",
+        tuple: "an array",
+        dict: "a map",
+    }.get(type(value), type(value).__name__)
+
+
+def unpack(payload: bytes) -> Any:
+    """Decode exactly one msgpack object that fills `payload`, or raise RemoteProtocolError.
+
+    `unpackb` takes no max_buffer_size: the payload is one frame body, already bounded by
+    MAX_FRAME, and every string, binary and container limit below is within it.
+    """
+    try:
+        obj = msgpack.unpackb(
+            payload,
+            raw=False,
+            use_list=True,
+            strict_map_key=False,  # keys are checked by _pairs_to_map, with a clearer error
+            object_pairs_hook=_pairs_to_map,
+            ext_hook=_no_ext,
+            max_str_len=MAX_FRAME,
+            max_bin_len=MAX_FRAME,
+            max_array_len=MAX_CONTAINER,
+            max_map_len=MAX_CONTAINER,
+            max_ext_len=0,
+        )
+    except RemoteProtocolError:
+        raise
+    except msgpack.StackError:
+        raise RemoteProtocolError(ErrorCode.TOO_DEEP, "msgpack data nested too deeply") from None
+    except msgpack.ExtraData:
+        raise RemoteProtocolError(
+            ErrorCode.BAD_ENCODING, "bytes left over after the msgpack object"
+        ) from None
+    except UnicodeDecodeError:
+        raise RemoteProtocolError(ErrorCode.BAD_ENCODING, "a string is not valid UTF-8") from None
+    except (ValueError, msgpack.UnpackException) as exc:
+        # The unpacker reports malformed input as FormatError, OutOfData or plain ValueError
+        # (limits); every one of them means "not valid msgpack".
+        text = str(exc)
+        if "max_ext_len" in text:
+            raise RemoteProtocolError(
+                ErrorCode.EXT_TYPE, "msgpack extension types are not allowed"
+            ) from None
+        if "exceeds max_" in text:
+            raise RemoteProtocolError(
+                ErrorCode.TOO_LARGE, f"msgpack container or string too large ({text})"
+            ) from None
+        raise RemoteProtocolError(ErrorCode.BAD_ENCODING, "not valid msgpack") from None
+    check_plain(obj, RemoteProtocolError)
+    return obj
+
+
+def pack(obj: Any) -> bytes:
+    """Encode plain data; data a peer would refuse raises LocalProtocolError instead."""
+    check_plain(obj, LocalProtocolError)
+    try:
+        return msgpack.packb(obj, use_bin_type=True)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise LocalProtocolError(ErrorCode.WRONG_TYPE, f"cannot encode: {exc}") from None
+
+
+def check_plain(
+    obj: Any,
+    error: type[RemoteProtocolError] | type[LocalProtocolError],
+    depth: int = MAX_DEPTH,
+) -> None:
+    """Plain data only: nil, bool, int, finite float, str, bin, arrays and string-keyed maps.
+
+    Scalars inside a container are checked in the loop rather than by recursion: this walk
+    runs over every message in both directions and dominates the protocol's CPU time.
+    """
+    kind = type(obj)
+    if kind is dict:
+        for key in obj:
+            if type(key) is not str:
+                raise error(ErrorCode.BAD_KEY, f"map keys must be strings, not {kind_of(key)}")
+        items = obj.values()
+    elif kind is list or kind is tuple:
+        items = obj
+    else:
+        _check_scalar(obj, error)
+        return
+    if depth <= 0:
+        raise error(ErrorCode.TOO_DEEP, f"data nested more than {MAX_DEPTH} levels deep")
+    if len(obj) > MAX_CONTAINER:
+        raise error(ErrorCode.TOO_LARGE, f"more than {MAX_CONTAINER} items in one container")
+    for value in items:
+        t = type(value)
+        if t is str or t is bool or value is None or t is bytes:
+            continue
+        if t is int:
+            if not -(2**63) <= value < 2**64:
+                raise error(ErrorCode.OUT_OF_RANGE, "integer does not fit in 64 bits")
+            continue
+        check_plain(value, error, depth - 1)
+
+
+def _check_scalar(obj: Any, error: type[RemoteProtocolError] | type[LocalProtocolError]) -> None:
+    kind = type(obj)
+    if obj is None or kind is bool or kind is str or kind is bytes:
+        return
+    if kind is int:
+        if not -(2**63) <= obj < 2**64:
+            raise error(ErrorCode.OUT_OF_RANGE, "integer does not fit in 64 bits")
+        return
+    if kind is float:
+        if not math.isfinite(obj):
+            raise error(ErrorCode.OUT_OF_RANGE, "floats must be finite")
+        return
+    raise error(ErrorCode.WRONG_TYPE, f"{kind_of(obj)} cannot be sent")

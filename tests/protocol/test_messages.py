@@ -1,0 +1,256 @@
+"""Every message round-trips; every malformed shape is refused with its own code."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+import pytest
+
+from protocol.errors import ErrorCode, LocalProtocolError, RemoteProtocolError
+from protocol.events import MessageReceived
+from protocol.messages import (
+    MESSAGE_TYPES,
+    Chat,
+    ClientHello,
+    Confirm,
+    Join,
+    Lobby,
+    Message,
+    Ping,
+    SeatInfo,
+    Update,
+    decode,
+    encode,
+)
+from protocol.schema import fields_of
+from protocol.wire import pack, unpack
+from tests.protocol.support import VIEW, ConnectionPair, one_of_each
+
+ALL = one_of_each()
+
+
+def wire(data: Any) -> Any:
+    """Data as a peer would see it after msgpack."""
+    return unpack(msgpack.packb(data, use_bin_type=True))
+
+
+@pytest.mark.parametrize("msg", ALL, ids=[f"{i}-{m.TYPE}" for i, m in enumerate(ALL)])
+def test_every_message_round_trips_through_the_codec(msg: Message) -> None:
+    assert decode(wire(encode(msg))) == msg
+
+
+def test_every_message_round_trips_through_a_connection_pair() -> None:
+    pair = ConnectionPair(seed=3)
+    pair.handshake()
+    for msg in ALL:
+        sender = pair.host if msg.SENDER == "host" else pair.client
+        events = pair.send(sender, msg)
+        if isinstance(msg, Ping):
+            assert events == []  # answered by the connection itself
+            continue
+        assert events == [MessageReceived(msg)]
+    # Pings go both ways and are answered automatically.
+    for sender in (pair.host, pair.client):
+        receiver = pair.peer(sender)
+        receiver.receive_data(sender.send(Ping(99)))
+        assert receiver.next_event().__class__.__name__ == "NeedData"
+        sender.receive_data(receiver.data_to_send())
+        assert sender.next_event() == MessageReceived(ping_answer := _pong(99))
+        assert ping_answer.nonce == 99
+
+
+def _pong(nonce: int) -> Message:
+    from protocol.messages import Pong
+
+    return Pong(nonce)
+
+
+def refused(data: Any) -> RemoteProtocolError:
+    with pytest.raises(RemoteProtocolError) as info:
+        decode(wire(data))
+    return info.value
+
+
+def test_unknown_message_type() -> None:
+    err = refused({"type": "teleport", "to": 3})
+    assert err.code is ErrorCode.UNKNOWN_TYPE and "teleport" in err.text
+
+
+def test_missing_type() -> None:
+    assert refused({"seat": 1}).code is ErrorCode.MISSING_FIELD
+
+
+def test_type_of_wrong_type() -> None:
+    assert refused({"type": 7}).code is ErrorCode.WRONG_TYPE
+
+
+def test_not_a_map() -> None:
+    assert refused([1, 2, 3]).code is ErrorCode.NOT_A_MAP
+
+
+def test_wrong_field_type() -> None:
+    data = encode(Join("Ann", None, False))
+    data["spectator"] = "no"
+    err = refused(data)
+    assert err.code is ErrorCode.WRONG_TYPE
+    assert "'spectator'" in err.text and "boolean" in err.text
+
+
+def test_bool_is_not_an_int() -> None:
+    data = encode(Ping(1))
+    data["nonce"] = True
+    assert refused(data).code is ErrorCode.WRONG_TYPE
+
+
+def test_missing_field() -> None:
+    data = encode(Join("Ann", None, False))
+    del data["resume"]
+    err = refused(data)
+    assert err.code is ErrorCode.MISSING_FIELD and "'resume'" in err.text
+
+
+def test_extra_field() -> None:
+    data = encode(Join("Ann", None, False))
+    data["admin"] = True
+    err = refused(data)
+    assert err.code is ErrorCode.EXTRA_FIELD and "admin" in err.text
+
+
+def test_out_of_range_integer() -> None:
+    data = encode(Chat(0, "Ann", "hi"))
+    data["seat"] = 9
+    err = refused(data)
+    assert err.code is ErrorCode.OUT_OF_RANGE and "between 0 and 7" in err.text
+
+
+def test_out_of_range_length() -> None:
+    data = encode(Join("Ann", None, False))
+    data["name"] = "x" * 33
+    assert refused(data).code is ErrorCode.OUT_OF_RANGE
+    data["resume"] = b"short"
+    data["name"] = "Ann"
+    assert refused(data).code is ErrorCode.OUT_OF_RANGE
+
+
+def test_control_characters_in_text() -> None:
+    data = encode(Chat(0, "Ann", "hi"))
+    data["text"] = "\x1b[2Jgotcha"
+    assert refused(data).code is ErrorCode.OUT_OF_RANGE
+    data["text"] = "abc\u202edef"
+    assert refused(data).code is ErrorCode.OUT_OF_RANGE
+
+
+def test_bad_choice_in_a_nested_record() -> None:
+    lobby = Lobby("t", "g", 2, {}, (SeatInfo(0, "human", "A", False, True, None),), 0, False)
+    data = encode(lobby)
+    data["seats"][0]["kind"] = "alien"
+    err = refused(data)
+    assert err.code is ErrorCode.OUT_OF_RANGE and "seats[0]" in err.text
+
+
+def test_ext_type() -> None:
+    payload = msgpack.packb({"type": "ping", "nonce": msgpack.ExtType(5, b"x")})
+    with pytest.raises(RemoteProtocolError) as info:
+        unpack(payload)
+    assert info.value.code is ErrorCode.EXT_TYPE
+
+
+def test_timestamp_ext_type() -> None:
+    payload = b"\x82\xa4type\xa4ping\xa5nonce\xd6\xff\x00\x00\x00\x01"
+    with pytest.raises(RemoteProtocolError) as info:
+        unpack(payload)
+    assert info.value.code is ErrorCode.EXT_TYPE
+
+
+def test_too_deep() -> None:
+    inner: Any = {}
+    for _ in range(20):
+        inner = {"x": inner}
+    data = encode(Update(1, (), VIEW, (), ()))
+    data["view"] = inner
+    with pytest.raises(RemoteProtocolError) as info:
+        unpack(msgpack.packb(data))
+    assert info.value.code is ErrorCode.TOO_DEEP
+
+
+def test_far_too_deep_for_the_unpacker() -> None:
+    with pytest.raises(RemoteProtocolError) as info:
+        unpack(b"\x91" * 5000 + b"\x90")
+    assert info.value.code is ErrorCode.TOO_DEEP
+
+
+def test_non_string_map_key() -> None:
+    data = encode(Update(1, (), VIEW, (), ()))
+    data["view"] = {1: "a"}
+    with pytest.raises(RemoteProtocolError) as info:
+        unpack(msgpack.packb(data))
+    assert info.value.code is ErrorCode.BAD_KEY
+    with pytest.raises(RemoteProtocolError) as info:
+        unpack(b"\x81\xc4\x04type\xa4ping")  # a binary key
+    assert info.value.code is ErrorCode.BAD_KEY
+
+
+def test_duplicate_map_key() -> None:
+    payload = b"\x82\xa4type\xa4ping\xa4type\xa4pong"
+    with pytest.raises(RemoteProtocolError) as info:
+        unpack(payload)
+    assert info.value.code is ErrorCode.DUPLICATE_KEY
+
+
+def test_invalid_utf8_and_garbage() -> None:
+    for payload in (b"\xa2\xff\xfe", b"\xc1", b"\x92\x01", b"\x01\x02"):
+        with pytest.raises(RemoteProtocolError) as info:
+            unpack(payload)
+        assert info.value.code is ErrorCode.BAD_ENCODING
+
+
+def test_too_many_items() -> None:
+    with pytest.raises(RemoteProtocolError) as info:
+        unpack(b"\xdd\x00\x01\x00\x00" + b"\x00" * 65536)
+    assert info.value.code is ErrorCode.TOO_LARGE
+
+
+def test_non_finite_float() -> None:
+    with pytest.raises(RemoteProtocolError) as info:
+        unpack(msgpack.packb({"x": float("nan")}))
+    assert info.value.code is ErrorCode.OUT_OF_RANGE
+
+
+def test_invalid_outgoing_messages_are_local_errors() -> None:
+    with pytest.raises(LocalProtocolError) as info:
+        encode(Join("", None, False))
+    assert info.value.code is ErrorCode.OUT_OF_RANGE
+    with pytest.raises(LocalProtocolError):
+        pack(encode(Update(1, (), {"x": {1, 2}}, (), ())))
+    with pytest.raises(LocalProtocolError):
+        pack(encode(Update(1, (), {3: "x"}, (), ())))  # type: ignore[dict-item]
+    with pytest.raises(LocalProtocolError):
+        encode(Update(1, (), [], (), ()))  # type: ignore[arg-type]
+    with pytest.raises(LocalProtocolError):
+        pack({"x": object()})
+
+
+def test_every_type_is_documented() -> None:
+    from pathlib import Path
+
+    doc = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text()
+    for name in MESSAGE_TYPES:
+        assert f"`{name}`" in doc, name
+    for code in ErrorCode:
+        assert f"`{code.value}`" in doc, code
+    for name, cls in MESSAGE_TYPES.items():
+        section = doc.split(f"### `{name}`", 1)[1].split("### ", 1)[0]
+        for field, kind in fields_of(cls):
+            assert f"| `{field}` | {kind.describe()} |" in section, (name, field)
+
+
+def test_handshake_messages_cannot_be_sent_as_session_messages() -> None:
+    pair = ConnectionPair(seed=4)
+    pair.handshake()
+    with pytest.raises(LocalProtocolError):
+        pair.client.send(ClientHello(1, bytes(32)))
+    pair = ConnectionPair(seed=4)
+    pair.handshake()
+    with pytest.raises(LocalProtocolError):
+        pair.client.send(Confirm())
