@@ -18,21 +18,25 @@ from netcards.errors import GameError
 from netcards.game import Game, TableConfig
 
 PART_BYTES = 32
-_COMMIT_PERSON = b"nc-deal-commit"
-_SEED_PERSON = b"nc-deal-seed"
+COMMIT_LABEL = b"netcards deal commit v1"
+SEED_LABEL = b"netcards deal seed v1"
 
 
 def commitment(host_part: bytes) -> bytes:
-    return hashlib.blake2b(host_part, digest_size=32, person=_COMMIT_PERSON).digest()
+    """SHA-256(label || host part), as docs/protocol.md specifies for second clients."""
+    if len(host_part) != PART_BYTES:
+        raise ValueError("the host's seed part is 32 bytes")
+    return hashlib.sha256(COMMIT_LABEL + host_part).digest()
 
 
 def combine(host_part: bytes, contributions: Mapping[int, bytes]) -> bytes:
-    """The game seed from the host's part and each seat's contribution, in seat order."""
-    h = hashlib.blake2b(digest_size=32, person=_SEED_PERSON)
-    h.update(len(host_part).to_bytes(2, "big") + host_part)
+    """The game seed: SHA-256(label || host part || (seat byte || part) in seat order)."""
+    h = hashlib.sha256(SEED_LABEL + host_part)
     for seat in sorted(contributions):
         part = contributions[seat]
-        h.update(seat.to_bytes(2, "big") + len(part).to_bytes(2, "big") + part)
+        if not 0 <= seat < 256 or len(part) != PART_BYTES:
+            raise ValueError("a contribution is 32 bytes from a seat 0-255")
+        h.update(bytes([seat]) + part)
     return h.digest()
 
 

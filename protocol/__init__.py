@@ -7,7 +7,6 @@ between sockets and these objects; the table logic decides what to send.
 from protocol.client_connection import ClientConnection
 from protocol.connection import Connection, ConnectionState
 from protocol.crypto import TablePassword
-from protocol.deal import combine_seed, commitment, verify_deal
 from protocol.errors import (
     ErrorCode,
     HostKeyChanged,
@@ -53,13 +52,10 @@ __all__ = [
     "VersionMismatch",
     "WrongPassword",
     "audit_messages",
-    "combine_seed",
-    "commitment",
     "decode",
     "encode",
     "fingerprint",
     "snapshot_for",
     "update_for",
     "updates_by_seat",
-    "verify_deal",
 ]

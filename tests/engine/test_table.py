@@ -216,3 +216,16 @@ def test_verification_catches_a_changed_event() -> None:
     forged[index]["cards"] = [0]
     verdict = _verify(table, forged)
     assert any("differs from the replay" in p for p in verdict.problems)
+
+
+def test_commitment_and_seed_follow_the_documented_formulas() -> None:
+    import hashlib
+
+    host = b"\x11" * 32
+    parts = {2: b"\x22" * 32, 0: b"\x33" * 32}
+    assert commitment(host) == hashlib.sha256(b"netcards deal commit v1" + host).digest()
+    expected = hashlib.sha256(
+        b"netcards deal seed v1" + host + b"\x00" + b"\x33" * 32 + b"\x02" + b"\x22" * 32
+    ).digest()
+    assert combine(host, parts) == expected
+    assert combine(host, {1: b"\x33" * 32, 2: b"\x22" * 32}) != expected

@@ -34,7 +34,7 @@ from tests.protocol.support import ConnectionPair, drain
 GAMES = sorted(all_games().values(), key=lambda g: g.id)
 IDS = [g.id for g in GAMES]
 
-NOT_CARDS = {"seat", "seats", "to_act", "seq"}
+NOT_CARDS = {"seat", "seats", "to_seat", "to_act", "seq"}
 """Keys whose numbers are seats or counters, never cards (a game with other private numbers
 that are not cards adds their keys here)."""
 
@@ -78,6 +78,14 @@ def check_no_foreign_cards(
         assert value not in foreign, f"seat {seat}'s message shows card {value} at {path}"
 
 
+def hands_of(game: Game[Any], state: Any) -> dict[int, set[int]]:
+    return {
+        int(name.split(":")[1]): set(cards)
+        for name, cards in game.locations(state).items()
+        if name.startswith("hand:")
+    }
+
+
 def play_over_the_wire(game: Game[Any], players: int, seed: int, levels: list[str]) -> int:
     config = game.make_config(players)
     state = game.setup(config, make_seed(seed))
@@ -111,18 +119,17 @@ def play_over_the_wire(game: Game[Any], players: int, seed: int, levels: list[st
             break
         for actor in sorted(acting):
             action = bots[actor].choose(game.view(state, actor), game.legal_actions(state, actor))
+            hands_before = hands_of(game, state)
             events = game.apply(state, actor, action)
             seq += 1
             updates = updates_by_seat(game, state, events, seq, range(players))
             public = updates[SPECTATOR]
             check_private_parts(events, None, [dict(e) for e in public.events])
             over = game.outcome(state) is not None
-            places = game.locations(state)
-            hands = {
-                int(name.split(":")[1]): set(cards)
-                for name, cards in places.items()
-                if name.startswith("hand:")
-            }
+            hands_after = hands_of(game, state)
+            # A card that just moved between hands (given, stolen, rewarded) may be known to
+            # both sides of the move; what was in another hand before and after is not.
+            hands = {s: hands_before[s] & hands_after[s] for s in hands_after}
             for s in range(players):
                 raw = pairs[s].host.send(updates[s])
                 # Nobody else's key opens it (same counter, so only the key differs).

@@ -8,7 +8,7 @@ import sys
 
 def test_protocol_imports_nothing_it_should_not() -> None:
     code = (
-        "import sys, protocol, protocol.fanout, protocol.deal, protocol.liveness\n"
+        "import sys, protocol, protocol.fanout, protocol.liveness\n"
         "bad = [m for m in ('textual', 'ui', 'asyncio', 'socket', 'selectors') if m in sys.modules]\n"
         "print(','.join(bad))\n"
     )
