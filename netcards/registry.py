@@ -9,9 +9,10 @@ from netcards.game import Game
 
 
 def _load() -> dict[str, Game[Any]]:
+    from netcards.games.auf_achse import GAME as AUF_ACHSE
     from netcards.games.via_gladiola import GAME as VIA_GLADIOLA
 
-    games: list[Game[Any]] = [VIA_GLADIOLA]
+    games: list[Game[Any]] = [VIA_GLADIOLA, AUF_ACHSE]
     return {g.id: g for g in games}
 
 

@@ -6,9 +6,10 @@ from netcards.bots.base import BotFactory, register_level
 
 
 def _by_game() -> dict[str, BotFactory]:
+    from netcards.bots.heuristic.auf_achse import AufAchseHeuristic
     from netcards.bots.heuristic.via_gladiola import ViaGladiolaHeuristic
 
-    return {"via-gladiola": ViaGladiolaHeuristic}
+    return {"via-gladiola": ViaGladiolaHeuristic, "auf-achse": AufAchseHeuristic}
 
 
 def register() -> None:
