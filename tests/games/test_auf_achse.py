@@ -27,6 +27,7 @@ from netcards.games.auf_achse.cards import (
 from netcards.games.auf_achse.scoring import score_run
 from netcards.games.auf_achse.state import AAState
 from netcards.rng import make_seed
+from netcards.simulate import simulate
 from tests.engine.support import packed
 
 DECK = house_deck()
@@ -537,6 +538,12 @@ def test_a_whole_game_has_five_stages_and_totals_their_scores() -> None:
     for record in state.history:
         for run in record["runs"]:
             assert run["score"] == score(*run["cards"]).score
+
+
+def test_the_heuristic_bot_beats_random_bots() -> None:
+    config = GAME.make_config(3)
+    summary = simulate(GAME, config, 30, 9, ["heuristic", "random", "random"])
+    assert summary.wins_by_seat[0] >= 24
 
 
 # -- illegal actions ------------------------------------------------------------------------------

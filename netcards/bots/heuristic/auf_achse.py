@@ -81,7 +81,7 @@ class AufAchseHeuristic(Bot):
         run: list[int] = view["run"]
         hand: list[int] = view["hand"]
         if isinstance(first, AddToRun):
-            future = max(0.0, self._rounds_left(view, view["players"]) - 0.0)
+            future = self._rounds_left(view, view["players"])
         else:
             future = self._rounds_left(view, len(view["odometer_face_down"]))
         best = first

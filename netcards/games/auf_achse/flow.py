@@ -112,7 +112,7 @@ def resolve_choices(state: AAState, kind: str, events: list[Event]) -> None:
                 "counts": [len(c) for c in added],
                 "run_lengths": [len(r) for r in state.runs],
             },
-            {s: {"cards": c} for s, c in enumerate(added) if c},
+            {s: {"cards": list(c)} for s, c in enumerate(added) if c},
             {"cards_by_seat": added},
         )
     )
