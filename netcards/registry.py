@@ -9,10 +9,11 @@ from netcards.game import Game
 
 
 def _load() -> dict[str, Game[Any]]:
+    from netcards.games.auf_achse import GAME as AUF_ACHSE
     from netcards.games.velonimo import GAME as VELONIMO
     from netcards.games.via_gladiola import GAME as VIA_GLADIOLA
 
-    games: list[Game[Any]] = [VIA_GLADIOLA, VELONIMO]
+    games: list[Game[Any]] = [VIA_GLADIOLA, VELONIMO, AUF_ACHSE]
     return {g.id: g for g in games}
 
 

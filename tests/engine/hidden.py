@@ -30,7 +30,19 @@ def velonimo(state: Any, seat: int | None) -> list[list[int]]:
     return places
 
 
+def auf_achse(state: Any, seat: int | None) -> list[list[int]]:
+    """Other players' hands, run contents, pending simultaneous choices and face-down odometer
+    cards; the draw pile. A seat knows its own run, its own choices and its own odometer card."""
+    places: list[list[int]] = []
+    for s in range(state.players):
+        if s != seat:
+            places += [state.hands[s], state.runs[s], state.pending[s], state.odometer_down[s]]
+    places.append(state.draw)
+    return places
+
+
 HIDDEN: dict[str, HiddenPlaces] = {
     "via-gladiola": via_gladiola,
     "velonimo": velonimo,
+    "auf-achse": auf_achse,
 }

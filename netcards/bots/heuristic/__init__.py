@@ -6,10 +6,15 @@ from netcards.bots.base import BotFactory, register_level
 
 
 def _by_game() -> dict[str, BotFactory]:
+    from netcards.bots.heuristic.auf_achse import AufAchseHeuristic
     from netcards.bots.heuristic.velonimo import VelonimoHeuristic
     from netcards.bots.heuristic.via_gladiola import ViaGladiolaHeuristic
 
-    return {"via-gladiola": ViaGladiolaHeuristic, "velonimo": VelonimoHeuristic}
+    return {
+        "via-gladiola": ViaGladiolaHeuristic,
+        "velonimo": VelonimoHeuristic,
+        "auf-achse": AufAchseHeuristic,
+    }
 
 
 def register() -> None:
