@@ -95,14 +95,13 @@ class AufAchse(Game[AAState]):
     def legal_actions(self, state: AAState, seat: int) -> list[Action]:
         if seat not in self.to_act(state):
             return []
-        hand = sorted(state.hands[seat])
-        if state.phase == RUN:
-            return [ADD[c] for c in hand]
-        if state.phase == ODOMETER_PHASE:
-            return [ODOMETER[c] for c in hand]
-        if state.need[seat] == 1:
-            return [FREE_ONE[c] for c in hand]
-        return [FreeRoad((a, b)) for a in hand for b in hand if a != b]
+        return _legal(state.phase, state.hands[seat], state.need[seat])
+
+    def legal_actions_in_view(self, view: Mapping[str, Any]) -> list[Action]:
+        seat = view["seat"]
+        if seat is None or seat not in view["waiting"]:
+            return []
+        return _legal(view["phase"], view["hand"], view["need"][seat])
 
     # -- applying ----------------------------------------------------------------------------------
 
@@ -253,3 +252,15 @@ class AufAchse(Game[AAState]):
             "draw_pile_top_last": list(state.draw),
             "first_player": state.first_player,
         }
+
+
+def _legal(phase: str, hand: list[int], need: int) -> list[Action]:
+    """Every choice a seat with `hand` has in `phase` (shared by the state and the view paths)."""
+    cards = sorted(hand)
+    if phase == RUN:
+        return [ADD[c] for c in cards]
+    if phase == ODOMETER_PHASE:
+        return [ODOMETER[c] for c in cards]
+    if need == 1:
+        return [FREE_ONE[c] for c in cards]
+    return [FreeRoad((a, b)) for a in cards for b in cards if a != b]
