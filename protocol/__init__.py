@@ -19,7 +19,14 @@ from protocol.errors import (
     WrongPassword,
 )
 from protocol.events import ConnectionClosed, HandshakeDone, MessageReceived, NeedData
-from protocol.fanout import SPECTATOR, audit_messages, snapshot_for, update_for, updates_by_seat
+from protocol.fanout import (
+    SPECTATOR,
+    audit_messages,
+    history_messages,
+    snapshot_for,
+    update_for,
+    updates_by_seat,
+)
 from protocol.host_connection import HostConnection
 from protocol.identity import IdentityKey, fingerprint
 from protocol.limits import PROTOCOL_VERSION
@@ -55,6 +62,7 @@ __all__ = [
     "decode",
     "encode",
     "fingerprint",
+    "history_messages",
     "snapshot_for",
     "update_for",
     "updates_by_seat",

@@ -8,15 +8,16 @@ is served exactly like any other seat: its message goes through its own connecti
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
 
-from netcards.action import Action
 from netcards.event import Event
 from netcards.game import Game
 from protocol.limits import MAX_CONTAINER, MAX_PLAINTEXT
-from protocol.messages import Audit, AuditEntry, Snapshot, Update, encode
+from protocol.messages import Audit, AuditEntry, History, Message, Snapshot, Update, encode
 from protocol.wire import pack
+
+T = TypeVar("T")
 
 SPECTATOR = None
 """The key of the spectators' message in `updates_by_seat`."""
@@ -24,12 +25,6 @@ SPECTATOR = None
 
 def _view(game: Game[Any], state: Any, seat: int | None) -> dict[str, Any]:
     return game.public_view(state) if seat is None else game.view(state, seat)
-
-
-def _legal(game: Game[Any], state: Any, seat: int | None) -> tuple[dict[str, Any], ...]:
-    if seat is None:
-        return ()
-    return tuple(game.encode_action(a) for a in game.legal_actions(state, seat))
 
 
 def update_for(
@@ -41,7 +36,6 @@ def update_for(
         events=tuple(e.for_seat(seat) for e in events),
         view=_view(game, state, seat),
         to_act=tuple(sorted(game.to_act(state))),
-        legal=_legal(game, state, seat),
     )
 
 
@@ -66,28 +60,40 @@ def snapshot_for(game: Game[Any], state: Any, seq: int, seat: int | None) -> Sna
         seq=seq,
         view=_view(game, state, seat),
         to_act=tuple(sorted(game.to_act(state))),
-        legal=_legal(game, state, seat),
     )
 
 
-def audit_messages(
-    game: Game[Any],
-    host_part: bytes,
-    seed: bytes,
-    actions: Sequence[tuple[int, Action]],
-    budget: int = MAX_PLAINTEXT - 256,
-) -> list[Audit]:
-    """The end-of-game reveal, split into as few `audit` messages as fit in frames."""
-    entries = [AuditEntry(seat, game.encode_action(a)) for seat, a in actions]
-    out: list[Audit] = []
+def _chunks(
+    items: Sequence[T], make: Callable[[int, tuple[T, ...]], Message], budget: int
+) -> list[Any]:
+    """`make(offset, chunk)` messages covering `items` in order, each packing within `budget`."""
+    out: list[Any] = []
     start = 0
     while True:
-        end = min(len(entries), start + MAX_CONTAINER)
-        chunk = Audit(host_part, seed, start, len(entries), tuple(entries[start:end]))
+        end = min(len(items), start + MAX_CONTAINER)
+        chunk = make(start, tuple(items[start:end]))
         while len(pack(encode(chunk))) > budget and end > start + 1:
             end = start + max(1, (end - start) // 2)
-            chunk = Audit(host_part, seed, start, len(entries), tuple(entries[start:end]))
+            chunk = make(start, tuple(items[start:end]))
         out.append(chunk)
         start = end
-        if start >= len(entries):
+        if start >= len(items):
             return out
+
+
+def audit_messages(
+    host_part: bytes,
+    seed: bytes,
+    actions: Sequence[tuple[int, dict[str, Any]]],
+    budget: int = MAX_PLAINTEXT - 256,
+) -> list[Audit]:
+    """The end-of-game reveal (actions as the table recorded them), in frame-sized chunks."""
+    entries = [AuditEntry(seat, data) for seat, data in actions]
+    return _chunks(entries, lambda at, part: Audit(host_part, seed, at, len(entries), part), budget)
+
+
+def history_messages(
+    events: Sequence[dict[str, Any]], budget: int = MAX_PLAINTEXT - 256
+) -> list[History]:
+    """A seat's whole event log (already filtered for it), in frame-sized chunks."""
+    return _chunks(events, lambda at, part: History(at, len(events), part), budget)

@@ -174,6 +174,7 @@ class SeatInfo:
     ready: Annotated[bool, Bool()]
     connected: Annotated[bool, Bool()]
     bot_level: Annotated[str | None, Opt(LEVEL)]
+    stand_in: Annotated[bool, Bool()]
 
 
 @message
@@ -191,6 +192,8 @@ class Lobby(Message):
     seats: Annotated[tuple[SeatInfo, ...], Seq(Record(SeatInfo), MAX_SEATS)]
     spectators: Annotated[int, Int(0, 1024)]
     password: Annotated[bool, Bool()]
+    phase: Annotated[str, Choice("lobby", "dealing", "playing", "over")]
+    note: Annotated[str, REASON]
 
 
 @message
@@ -319,7 +322,6 @@ class Update(Message):
     events: Annotated[tuple[dict[str, Any], ...], Seq(Data())]
     view: Annotated[dict[str, Any], Data()]
     to_act: Annotated[tuple[int, ...], Seq(SEAT, MAX_SEATS)]
-    legal: Annotated[tuple[dict[str, Any], ...], Seq(Data())]
 
 
 @message
@@ -333,7 +335,20 @@ class Snapshot(Message):
     seq: Annotated[int, COUNT]
     view: Annotated[dict[str, Any], Data()]
     to_act: Annotated[tuple[int, ...], Seq(SEAT, MAX_SEATS)]
-    legal: Annotated[tuple[dict[str, Any], ...], Seq(Data())]
+
+
+@message
+@dataclass(frozen=True, slots=True)
+class History(Message):
+    """Every event so far as this seat saw it, in chunks that fit a frame; sent before the
+    `snapshot` to a player who rejoins, so its log (and its end-of-game check) is whole again."""
+
+    TYPE: ClassVar[str] = "history"
+    SENDER: ClassVar[Sender] = "host"
+    PHASE: ClassVar[Phase] = "session"
+    offset: Annotated[int, COUNT]
+    total: Annotated[int, COUNT]
+    events: Annotated[tuple[dict[str, Any], ...], Seq(Data())]
 
 
 @message

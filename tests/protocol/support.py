@@ -28,6 +28,7 @@ from protocol.messages import (
     Contribute,
     Contribution,
     Error,
+    History,
     Join,
     Leave,
     Lobby,
@@ -157,9 +158,9 @@ EVENTS = (
 
 def one_of_each() -> list[Message]:
     """A valid instance of every session message type (handshake ones are exercised live)."""
-    seat = SeatInfo(0, "human", "Ann", True, True, None)
-    bot = SeatInfo(1, "bot", "Bot 1", True, True, "heuristic")
-    empty = SeatInfo(2, "open", "", False, False, None)
+    seat = SeatInfo(0, "human", "Ann", True, True, None, False)
+    bot = SeatInfo(1, "bot", "Bot 1", True, True, "heuristic", False)
+    empty = SeatInfo(2, "open", "", False, False, None, False)
     part = Contribution(0, b"\x07" * 32)
     messages: list[Message] = [
         Error("illegal_action", "that card is not in your hand", False, {"kind": "walk"}),
@@ -176,6 +177,8 @@ def one_of_each() -> list[Message]:
             (seat, bot, empty),
             1,
             True,
+            "lobby",
+            "waiting for Cy to be ready",
         ),
         Ready(True),
         SetOptions("via-gladiola", 4, {"first_player": None}),
@@ -194,9 +197,10 @@ def one_of_each() -> list[Message]:
             (part,),
         ),
         Action(12, {"kind": "walk", "card": 17}),
-        Update(13, EVENTS, VIEW, (2,), ()),
-        Update(14, (), VIEW, (1,), ({"kind": "walk", "card": 17}, {"kind": "rest"})),
-        Snapshot(14, VIEW, (1,), ({"kind": "rest"},)),
+        Update(13, EVENTS, VIEW, (2,)),
+        Update(14, (), VIEW, (1,)),
+        History(0, 2, EVENTS),
+        Snapshot(14, VIEW, (1,)),
         Result(
             {
                 "scores": [3, 5, 0],

@@ -25,7 +25,13 @@ from netcards.registry import all_games
 from netcards.rng import make_seed
 from protocol.crypto import nonce
 from protocol.events import MessageReceived
-from protocol.fanout import SPECTATOR, audit_messages, snapshot_for, updates_by_seat
+from protocol.fanout import (
+    SPECTATOR,
+    audit_messages,
+    history_messages,
+    snapshot_for,
+    updates_by_seat,
+)
 from protocol.limits import MAX_PLAINTEXT
 from protocol.messages import Update, decode, encode
 from protocol.wire import pack, unpack
@@ -188,18 +194,20 @@ def test_snapshots_and_audit_fit_and_round_trip(game: Game[Any]) -> None:
     while game.to_act(state):
         seat = min(game.to_act(state))
         action = rng.choice(game.legal_actions(state, seat))
-        actions.append((seat, action))
+        actions.append((seat, game.encode_action(action)))
         game.apply(state, seat, action)
         for s in [*range(config.players), None]:
             snap = snapshot_for(game, state, len(actions), s)
             assert decode(unpack(pack(encode(snap)))) == snap
-    audits = audit_messages(game, b"\x01" * 32, b"\x02" * 32, actions * 200)
+    audits = audit_messages(b"\x01" * 32, b"\x02" * 32, actions * 200)
     entries = [e for a in audits for e in a.actions]
     assert len(entries) == len(actions) * 200 and len(audits) > 1
     assert [a.offset for a in audits] == sorted({a.offset for a in audits})
     for a in audits:
         assert len(pack(encode(a))) <= MAX_PLAINTEXT
         assert a.total == len(entries)
-    assert [game.decode_action(e.action) for e in entries[: len(actions)]] == [
-        a for _, a in actions
-    ]
+    assert [e.action for e in entries[: len(actions)]] == [a for _, a in actions]
+    events = [{"kind": "walk", "seat": 1, "card": c % 49} for c in range(9000)]
+    chunks = history_messages(events)
+    assert len(chunks) > 1 and [e for h in chunks for e in h.events] == events
+    assert all(len(pack(encode(h))) <= MAX_PLAINTEXT and h.total == 9000 for h in chunks)
