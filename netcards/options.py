@@ -107,7 +107,7 @@ class OptionSpec:
         if self.kind in ("text", "deck"):
             if value is not None and not isinstance(value, str):
                 raise BadOption(f"option '{name}' must be text")
-            if isinstance(value, str) and len(value) > 64_000:
+            if isinstance(value, str) and len(value) > 16_000:
                 raise BadOption(f"option '{name}' is too long")
             return value
         raise AssertionError(self.kind)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -181,6 +181,24 @@ class Table:
             raise LobbyError("a seed contribution is 32 bytes")
         s.contribution = part
 
+    def reconfigure(self, game_id: str, players: int, options: Mapping[str, Any]) -> None:
+        """Change the game, the player count or the options in the lobby; seated players keep
+        their seats, bots beyond the new count leave, and nobody is ready any more."""
+        self._lobby_only()
+        game = get_game(game_id)
+        config = game.make_config(players, options)
+        kept = [s for s in self.seats if s.kind != "open"]
+        humans = [s for s in kept if s.kind == "human"]
+        if len(humans) > players:
+            raise LobbyError(f"{len(humans)} players are seated; {players} seats are too few")
+        bots = [s for s in kept if s.kind == "bot"][: players - len(humans)]
+        seats = [Seat(i) for i in range(players)]
+        for i, old in enumerate(sorted(humans + bots, key=lambda s: s.index)):
+            old.index = i
+            old.ready = old.kind == "bot"
+            seats[i] = old
+        self.game, self.config, self.seats = game, config, seats
+
     def start_problem(self) -> str | None:
         """Why the game cannot start yet, or None."""
         if self.phase != "lobby":
@@ -241,15 +259,26 @@ class Table:
             if self.seats[s].kind == "bot" or self.seats[s].stand_in
         ]
 
-    def bot_action(self, seat: int) -> dict[str, Any]:
-        """The move a bot makes for `seat` now, as action data. Seeded by the game and the turn,
-        so a resumed host's bots play exactly as they would have."""
+    def bot_move(self, seat: int) -> Callable[[], dict[str, Any]]:
+        """The thinking of the bot playing `seat` now, as a function of copies only (the seat's
+        view and legal actions), so a host can run it in a worker thread while the table goes on.
+        Seeded by the game and the turn, so a resumed host's bots play as they would have."""
         s = self.seats[seat]
         level = s.bot_level if s.kind == "bot" and s.bot_level else self.stand_in_level
         material = self.seed + seat.to_bytes(2, "big") + len(self.actions).to_bytes(4, "big")
         bot = make_bot(level, self.game, self.config, seat, hashlib.sha256(material).digest())
-        action = bot.choose(self.view(seat), self.game.legal_actions(self.state, seat))
-        return self.game.encode_action(action)
+        view = self.view(seat)
+        legal = self.game.legal_actions(self.state, seat)
+        game = self.game
+
+        def think() -> dict[str, Any]:
+            return game.encode_action(bot.choose(view, legal))
+
+        return think
+
+    def bot_action(self, seat: int) -> dict[str, Any]:
+        """The move a bot makes for `seat` now, as action data."""
+        return self.bot_move(seat)()
 
     # -- what each seat may know -------------------------------------------------------------------
 

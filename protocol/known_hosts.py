@@ -1,21 +1,29 @@
-"""Trust on first use, like SSH's known_hosts: the first fingerprint seen for an address is kept,
+"""Trust on first use, like SSH's known_hosts: the first host key seen at an address is kept,
 and a different one later is refused loudly (someone may be in the middle)."""
 
 from __future__ import annotations
 
+import base64
+import binascii
 import os
 from dataclasses import dataclass
 from pathlib import Path
+
+from protocol.identity import fingerprint
 
 
 @dataclass(frozen=True)
 class KnownHost:
     address: str
-    fingerprint: str
+    key: bytes
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.key)
 
 
 class KnownHosts:
-    """A text file, one `address fingerprint` per line; written atomically."""
+    """A text file, one `address base64-key` per line; rewritten atomically."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -28,19 +36,25 @@ class KnownHosts:
         out = []
         for line in text.splitlines():
             parts = line.split()
-            if len(parts) == 2 and not line.startswith("#"):
-                out.append(KnownHost(parts[0], parts[1]))
+            if len(parts) != 2 or line.startswith("#"):
+                continue
+            try:
+                key = base64.b64decode(parts[1], validate=True)
+            except (binascii.Error, ValueError):
+                continue
+            if len(key) == 32:
+                out.append(KnownHost(parts[0], key))
         return out
 
-    def lookup(self, address: str) -> str | None:
+    def lookup(self, address: str) -> bytes | None:
         for entry in self.entries():
             if entry.address == address:
-                return entry.fingerprint
+                return entry.key
         return None
 
-    def remember(self, address: str, fingerprint: str) -> None:
+    def remember(self, address: str, key: bytes) -> None:
         kept = [e for e in self.entries() if e.address != address]
-        self._write([*kept, KnownHost(address, fingerprint)])
+        self._write([*kept, KnownHost(address, key)])
 
     def forget(self, address: str) -> bool:
         entries = self.entries()
@@ -52,8 +66,8 @@ class KnownHosts:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_suffix(".tmp")
         tmp.write_text(
-            "# netcards known hosts: address fingerprint\n"
-            + "".join(f"{e.address} {e.fingerprint}\n" for e in entries),
+            "# netcards known hosts: address host-key (base64)\n"
+            + "".join(f"{e.address} {base64.b64encode(e.key).decode()}\n" for e in entries),
             encoding="utf-8",
         )
         os.replace(tmp, self.path)

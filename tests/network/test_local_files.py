@@ -8,6 +8,8 @@ import pytest
 
 from protocol.address import DEFAULT_PORT, AddressError, format_address, parse_address
 from protocol.journal_file import JournalError, JournalWriter, read_journal
+from protocol.identity import fingerprint
+from protocol.identity_store import load_or_create_identity
 from protocol.known_hosts import KnownHosts
 
 
@@ -52,11 +54,12 @@ def test_format_address_brackets_ipv6() -> None:
 def test_known_hosts_remember_lookup_forget(tmp_path: Path) -> None:
     hosts = KnownHosts(tmp_path / "known_hosts")
     assert hosts.lookup("127.0.0.1:5") is None
-    hosts.remember("127.0.0.1:5", "AAAA-BBBB")
-    hosts.remember("[::1]:5", "CCCC-DDDD")
-    hosts.remember("127.0.0.1:5", "EEEE-FFFF")
-    assert hosts.lookup("127.0.0.1:5") == "EEEE-FFFF"
+    hosts.remember("127.0.0.1:5", b"a" * 32)
+    hosts.remember("[::1]:5", b"c" * 32)
+    hosts.remember("127.0.0.1:5", b"e" * 32)
+    assert hosts.lookup("127.0.0.1:5") == b"e" * 32
     assert [e.address for e in hosts.entries()] == ["[::1]:5", "127.0.0.1:5"]
+    assert hosts.entries()[0].fingerprint == fingerprint(b"c" * 32)
     assert hosts.forget("[::1]:5") and not hosts.forget("[::1]:5")
     assert KnownHosts(tmp_path / "known_hosts").lookup("[::1]:5") is None
 
@@ -81,3 +84,10 @@ def test_a_damaged_journal_line_in_the_middle_is_an_error(tmp_path: Path) -> Non
         read_journal(path)
     with pytest.raises(JournalError, match="cannot read"):
         read_journal(tmp_path / "missing")
+
+
+def test_the_identity_key_is_made_once_and_kept_private(tmp_path: Path) -> None:
+    first = load_or_create_identity(tmp_path / "cfg")
+    again = load_or_create_identity(tmp_path / "cfg")
+    assert first.public_key == again.public_key
+    assert (tmp_path / "cfg" / "host_key").stat().st_mode & 0o777 == 0o600

@@ -1,0 +1,467 @@
+"""A player's (or spectator's) connection to a table, on asyncio TCP.
+
+It pins the host's key on first contact (asking `trust` first, when given), keeps the current
+view, the log and the chat, reconnects by itself with its seat token when the link drops, and
+checks the deal at the end. The UI and the headless bot read `updates`, a queue of small
+notices; everything they need to draw is also kept on the object.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from netcards.action import Action as GameAction
+from netcards.errors import GameError
+from netcards.fairdeal import PART_BYTES, Verdict, verify_game
+from netcards.game import Game, Outcome, TableConfig
+from netcards.registry import get_game
+from protocol.address import format_address, parse_address
+from protocol.client_connection import ClientConnection
+from protocol.errors import (
+    HostKeyChanged,
+    PasswordRequired,
+    ProtocolError,
+    VersionMismatch,
+    WrongPassword,
+)
+from protocol.events import ConnectionClosed, HandshakeDone, MessageReceived, NeedData
+from protocol.known_hosts import KnownHosts
+from protocol.messages import (
+    Action,
+    AddBot,
+    Audit,
+    Chat,
+    Commit,
+    Contribute,
+    Error,
+    History,
+    Join,
+    Leave,
+    Lobby,
+    Message,
+    Ready,
+    RemoveBot,
+    Result,
+    Say,
+    Seated,
+    SetOptions,
+    Snapshot,
+    Start,
+    Update,
+)
+
+Trust = Callable[[str], Awaitable[bool]]
+
+# -- what the client tells its user -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Connected:
+    fingerprint: str
+    first_contact: bool
+
+
+@dataclass(frozen=True)
+class LinkDown:
+    """The connection dropped; `retrying` says whether the client is reconnecting."""
+
+    reason: str
+    retrying: bool
+
+
+@dataclass(frozen=True)
+class SeatTaken:
+    seat: int | None
+    owner: bool
+    resumed: bool
+
+
+@dataclass(frozen=True)
+class LobbyChanged:
+    lobby: Lobby
+
+
+@dataclass(frozen=True)
+class GameStarted:
+    config: TableConfig
+    seat: int | None
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ViewChanged:
+    """The view changed; `events` are the new ones (empty after a snapshot)."""
+
+    events: tuple[dict[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    seat: int | None
+    name: str
+    text: str
+
+
+@dataclass(frozen=True)
+class HostRefused:
+    """An `error` from the host: an illegal move (not fatal) or a refusal that ends the session."""
+
+    code: str
+    text: str
+    fatal: bool
+
+
+@dataclass(frozen=True)
+class GameOver:
+    outcome: Outcome
+
+
+@dataclass(frozen=True)
+class DealChecked:
+    verdict: Verdict
+
+
+@dataclass(frozen=True)
+class Failed:
+    """The client gave up for good (a refused host key, a wrong password, a fatal refusal)."""
+
+    reason: str
+
+
+Notice = (
+    Connected
+    | LinkDown
+    | SeatTaken
+    | LobbyChanged
+    | GameStarted
+    | ViewChanged
+    | ChatLine
+    | HostRefused
+    | GameOver
+    | DealChecked
+    | Failed
+)
+
+
+class Fatal(Exception):
+    """Stop for good: reconnecting would not help."""
+
+
+@dataclass
+class ClientSettings:
+    connect_timeout: float = 10.0
+    retry_delays: tuple[float, ...] = (0.2, 0.5, 1.0, 2.0, 3.0, 5.0)
+    give_up_after: float = 600.0
+    ping_interval: float = 5.0
+    silence_timeout: float = 20.0
+
+
+@dataclass
+class TableClient:
+    address: str
+    name: str
+    known_hosts: KnownHosts
+    password: str | None = None
+    spectator: bool = False
+    token: bytes | None = None
+    trust: Trust | None = None
+    settings: ClientSettings = field(default_factory=ClientSettings)
+    random_bytes: Callable[[int], bytes] = os.urandom
+
+    # What the table looks like now.
+    fingerprint: str = ""
+    seat: int | None = None
+    owner: bool = False
+    lobby: Lobby | None = None
+    game: Game[Any] | None = None
+    config: TableConfig | None = None
+    names: tuple[str, ...] = ()
+    view: dict[str, Any] | None = None
+    to_act: tuple[int, ...] = ()
+    seq: int = 0
+    log: list[dict[str, Any]] = field(default_factory=list)
+    chat: list[ChatLine] = field(default_factory=list)
+    outcome: Outcome | None = None
+    verdict: Verdict | None = None
+    connected: bool = False
+    updates: asyncio.Queue[Notice] = field(default_factory=asyncio.Queue)
+
+    def __post_init__(self) -> None:
+        host, port = parse_address(self.address)
+        self.host, self.port = host, port
+        self.pin_name = format_address(host, port)
+        self._conn: ClientConnection | None = None
+        self._writer: asyncio.StreamWriter | None = None
+        self._commitment: bytes | None = None
+        self._contributions: dict[int, bytes] = {}
+        self._my_part: bytes | None = None
+        self._audit: list[tuple[int, dict[str, Any]]] = []
+        self._audit_part: bytes | None = None
+        self._leaving = False
+        self._done = asyncio.Event()
+        self._ever_connected = False
+        self._down_since: float | None = None
+
+    # -- what a player does ------------------------------------------------------------------------
+
+    def legal_actions(self) -> list[GameAction]:
+        """What this seat may do now, worked out from its view."""
+        if self.game is None or self.view is None or self.seat is None:
+            return []
+        return self.game.legal_actions_in_view(self.view)
+
+    @property
+    def my_turn(self) -> bool:
+        return self.seat is not None and self.seat in self.to_act and self.outcome is None
+
+    async def act(self, action: GameAction | dict[str, Any]) -> None:
+        data = action if isinstance(action, dict) else self._game().encode_action(action)
+        await self._send(Action(self.seq, data))
+
+    async def set_ready(self, ready: bool = True) -> None:
+        await self._send(Ready(ready))
+
+    async def say(self, text: str) -> None:
+        await self._send(Say(text))
+
+    async def add_bot(self, seat: int, level: str) -> None:
+        await self._send(AddBot(seat, level))
+
+    async def remove_bot(self, seat: int) -> None:
+        await self._send(RemoveBot(seat))
+
+    async def set_options(self, game: str, players: int, options: dict[str, Any]) -> None:
+        await self._send(SetOptions(game, players, options))
+
+    async def leave(self, reason: str = "") -> None:
+        self._leaving = True
+        with contextlib.suppress(Exception):
+            await self._send(Leave(reason))
+        self._hang_up()
+        self._done.set()
+
+    def _game(self) -> Game[Any]:
+        if self.game is None:
+            raise GameError("the game has not started")
+        return self.game
+
+    async def _send(self, message: Message) -> None:
+        if self._conn is None or self._writer is None or not self._conn.can_send:
+            raise ConnectionError("not connected to the table")
+        self._writer.write(self._conn.send(message))
+        await self._writer.drain()
+
+    # -- the session loop ----------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Connect and play until the game is checked, the user leaves, or the host refuses us.
+
+        A dropped link is retried with the seat token (or as a spectator again); a first
+        connection that fails is not retried: the address is probably wrong."""
+        loop = asyncio.get_running_loop()
+        delays = list(self.settings.retry_delays)
+        while not self._done.is_set():
+            try:
+                await self._session()
+                if self._done.is_set():
+                    return
+                reason = "the host closed the connection"
+            except Fatal as exc:
+                self._notify(Failed(str(exc)))
+                self._done.set()
+                return
+            except (OSError, TimeoutError, ProtocolError, asyncio.IncompleteReadError) as exc:
+                reason = _describe(exc)
+            finally:
+                self.connected = False
+                self._hang_up()
+            if self._leaving or self.verdict is not None:
+                return
+            now = loop.time()
+            if self._down_since is None:
+                self._down_since = now
+            retrying = self._ever_connected and now - self._down_since < self.settings.give_up_after
+            self._notify(LinkDown(reason, retrying))
+            if not retrying:
+                self._notify(Failed(f"lost the table: {reason}"))
+                self._done.set()
+                return
+            await asyncio.sleep(delays[0])
+            if len(delays) > 1:
+                delays.pop(0)
+
+    async def wait_done(self) -> None:
+        await self._done.wait()
+
+    def _hang_up(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+        self._writer = None
+        self._conn = None
+
+    async def _session(self) -> None:
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_connection(self.host, self.port, limit=2**16),
+            self.settings.connect_timeout,
+        )
+        pinned = self.known_hosts.lookup(self.pin_name)
+        conn = ClientConnection(self.random_bytes, password=self.password, pinned_host_key=pinned)
+        self._conn, self._writer = conn, writer
+        writer.write(conn.data_to_send())
+        await writer.drain()
+        while True:
+            timeout = (
+                self.settings.connect_timeout
+                if conn.handshake is None
+                else self.settings.silence_timeout
+            )
+            try:
+                data = await asyncio.wait_for(reader.read(65536), timeout)
+            except TimeoutError:
+                raise TimeoutError("the host went silent") from None
+            try:
+                conn.receive_data(data)
+                while True:
+                    event = conn.next_event()
+                    out = conn.data_to_send()
+                    if out:
+                        writer.write(out)
+                    if isinstance(event, NeedData):
+                        break
+                    if isinstance(event, ConnectionClosed):
+                        return
+                    if isinstance(event, HandshakeDone):
+                        await self._handshake_done(event, pinned is None)
+                    elif isinstance(event, MessageReceived):
+                        await self._on_message(event.message)
+                        if self._done.is_set():
+                            return
+            except (HostKeyChanged, WrongPassword, PasswordRequired, VersionMismatch) as exc:
+                with contextlib.suppress(Exception):
+                    writer.write(conn.data_to_send())
+                raise Fatal(str(exc)) from None
+            await writer.drain()
+
+    async def _handshake_done(self, done: HandshakeDone, first_contact: bool) -> None:
+        self.fingerprint = done.fingerprint
+        if first_contact:
+            if self.trust is not None and not await self.trust(done.fingerprint):
+                self._leaving = True
+                raise Fatal(f"you did not trust the host with fingerprint {done.fingerprint}")
+            self.known_hosts.remember(self.pin_name, done.host_key)
+        self.connected = True
+        self._ever_connected = True
+        self._down_since = None
+        self._notify(Connected(done.fingerprint, first_contact))
+        await self._send(Join(self.name, self.token, self.spectator))
+
+    def _notify(self, notice: Notice) -> None:
+        self.updates.put_nowait(notice)
+
+    # -- messages from the host ------------------------------------------------------------------------
+
+    async def _on_message(self, message: Message) -> None:
+        if isinstance(message, Seated):
+            self.seat, self.owner = message.seat, message.owner
+            if message.token is not None:
+                self.token = message.token
+            self._notify(SeatTaken(message.seat, message.owner, message.resumed))
+        elif isinstance(message, Lobby):
+            self.lobby = message
+            self._notify(LobbyChanged(message))
+        elif isinstance(message, Commit):
+            self._commitment = message.commitment
+            if self.seat is not None and self.seat in message.seats and self._my_part is None:
+                self._my_part = self.random_bytes(PART_BYTES)
+                await self._send(Contribute(self._my_part))
+        elif isinstance(message, Start):
+            self._on_start(message)
+        elif isinstance(message, History):
+            if message.offset == 0:
+                self.log = []
+            self.log.extend(message.events)
+        elif isinstance(message, Snapshot):
+            self.view, self.to_act, self.seq = message.view, message.to_act, message.seq
+            self._notify(ViewChanged(()))
+        elif isinstance(message, Update):
+            self.view, self.to_act, self.seq = message.view, message.to_act, message.seq
+            self.log.extend(message.events)
+            self._notify(ViewChanged(message.events))
+        elif isinstance(message, Chat):
+            line = ChatLine(message.seat, message.name, message.text)
+            self.chat.append(line)
+            self._notify(line)
+        elif isinstance(message, Error):
+            self._notify(HostRefused(message.code, message.text, message.fatal))
+            if message.fatal:
+                raise Fatal(f"the host refused: {message.text}")
+        elif isinstance(message, Result):
+            try:
+                self.outcome = Outcome.from_data(message.outcome)
+            except (KeyError, TypeError, ValueError):
+                raise Fatal("the host sent a malformed result") from None
+            self._notify(GameOver(self.outcome))
+        elif isinstance(message, Audit):
+            self._on_audit(message)
+        elif isinstance(message, Leave):
+            raise ConnectionError(f"the host left: {message.reason or 'no reason given'}")
+
+    def _on_start(self, start: Start) -> None:
+        try:
+            game = get_game(start.game)
+            config = game.make_config(start.players, dict(start.options))
+        except GameError as exc:
+            raise Fatal(f"the host's table cannot be played here: {exc}") from None
+        if start.rules_version != game.rules_version:
+            raise Fatal(
+                f"the host plays {game.name} rules {start.rules_version}, this netcards has "
+                f"{game.rules_version}: both need the same release"
+            )
+        self.game, self.config, self.names = game, config, start.names
+        self.seat = start.seat
+        self._commitment = start.commitment
+        self._contributions = {c.seat: c.part for c in start.contributions}
+        self._notify(GameStarted(config, start.seat, start.names))
+
+    def _on_audit(self, audit: Audit) -> None:
+        if audit.offset == 0:
+            self._audit = []
+        if audit.offset != len(self._audit):
+            raise Fatal("the host's audit arrived out of order")
+        self._audit.extend((e.seat, e.action) for e in audit.actions)
+        self._audit_part = audit.host_part
+        if len(self._audit) < audit.total:
+            return
+        game, config = self.game, self.config
+        if game is None or config is None or self._commitment is None:
+            raise Fatal("the host sent an audit before the game started")
+        self.verdict = verify_game(
+            game,
+            config,
+            seat=self.seat,
+            commit=self._commitment,
+            host_part=audit.host_part,
+            contributions=self._contributions,
+            my_contribution=self._my_part,
+            actions=self._audit,
+            received=self.log,
+        )
+        self._notify(DealChecked(self.verdict))
+        self._done.set()
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, TimeoutError):
+        return str(exc) or "the connection timed out"
+    if isinstance(exc, ConnectionRefusedError):
+        return "nobody answers at that address (is the table open?)"
+    if isinstance(exc, ProtocolError):
+        return str(exc)
+    if isinstance(exc, OSError):
+        return exc.strerror or exc.__class__.__name__
+    return exc.__class__.__name__

@@ -1,0 +1,696 @@
+"""The host on asyncio TCP: accepts players, runs the handshake, and drives the table.
+
+Each connection is one task reading bytes into its sans-IO `HostConnection`, and one writer task
+draining a bounded queue, so a slow or stuck client never delays the others: when its queue is
+full it is disconnected (and may rejoin with its seat token). Every decision about the game is
+the `Table`'s; this module turns messages into table calls and table changes into messages.
+Every accepted action is in the journal (flushed) before any player hears of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from netcards.errors import GameError
+from netcards.game import Outcome
+from netcards.table import LobbyError, Table
+from protocol.crypto import TablePassword
+from protocol.errors import ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
+from protocol.events import ConnectionClosed, HandshakeDone, MessageReceived, NeedData
+from protocol.fanout import audit_messages, history_messages, snapshot_for, update_for
+from protocol.host_connection import HostConnection
+from protocol.identity import IdentityKey
+from protocol.journal_file import JournalWriter
+from protocol.liveness import Liveness
+from protocol.messages import (
+    Action,
+    AddBot,
+    Chat,
+    Commit,
+    Contribute,
+    Contribution,
+    Error,
+    Join,
+    Leave,
+    Lobby,
+    Message,
+    Ready,
+    RemoveBot,
+    Result,
+    Say,
+    Seated,
+    SeatInfo,
+    SetOptions,
+    Start,
+)
+
+Log = Callable[[str], None]
+
+
+@dataclass
+class HostSettings:
+    """Timings and limits; the defaults suit people, tests shorten them."""
+
+    grace: float = 30.0
+    bot_delay: float = 0.0
+    handshake_timeout: float = 10.0
+    join_timeout: float = 15.0
+    contribute_timeout: float = 10.0
+    queue_limit: int = 512
+    max_peers: int = 64
+    chat_burst: int = 8
+    chat_per_second: float = 1.0
+    chat_abuse_limit: int = 20
+    ping_interval: float = 5.0
+    ping_timeout: float = 20.0
+
+
+@dataclass
+class Peer:
+    number: int
+    address: str
+    conn: HostConnection
+    writer: asyncio.StreamWriter
+    queue: asyncio.Queue[bytes | None]
+    liveness: Liveness
+    joined: bool = False
+    spectator: bool = False
+    token: str | None = None
+    seat: int | None = None
+    name: str = ""
+    chat_allowance: float = 0.0
+    chat_checked: float = 0.0
+    refusals: int = 0
+    closed: bool = False
+    tasks: list[asyncio.Task[Any]] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        who = f" {self.name!r}" if self.name else ""
+        return f"peer {self.number}{who} ({self.address})"
+
+
+class Dropped(Exception):
+    """A peer must be disconnected; the message says why (for the host's log)."""
+
+
+class TableHost:
+    def __init__(
+        self,
+        table: Table,
+        identity: IdentityKey,
+        *,
+        password: str | None = None,
+        settings: HostSettings | None = None,
+        journal: JournalWriter | None = None,
+        owner_token: bytes | None = None,
+        log: Log | None = None,
+        random_bytes: Callable[[int], bytes] = os.urandom,
+    ) -> None:
+        self.table = table
+        self.identity = identity
+        self.settings = settings or HostSettings()
+        self.journal = journal
+        self.owner_token = owner_token.hex() if owner_token else None
+        self.log: Log = log or (lambda _line: None)
+        self.random_bytes = random_bytes
+        self.password = (
+            TablePassword.create(password, random_bytes(16)) if password is not None else None
+        )
+        self.peers: dict[int, Peer] = {}
+        self.seq = len(table.actions)
+        self.dealing = False
+        self.asked: set[int] = set()
+        self.finished = asyncio.Event()
+        self.port = 0
+        self._numbers = 0
+        self._server: asyncio.Server | None = None
+        self._grace: dict[int, asyncio.TimerHandle] = {}
+        self._bots: asyncio.Task[None] | None = None
+        self._deal_timer: asyncio.TimerHandle | None = None
+        self._liveness_task: asyncio.Task[None] | None = None
+        self._journal_started = table.phase != "lobby"
+
+    # -- life cycle -------------------------------------------------------------------------------
+
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
+        self._server = await asyncio.start_server(self._accept, host, port, limit=2**16)
+        self.port = int(self._server.sockets[0].getsockname()[1])
+        self._liveness_task = asyncio.create_task(self._watch_liveness())
+        if self.table.phase == "playing":  # resumed from a journal: everyone is away
+            for seat in self.table.seats:
+                if seat.kind == "human":
+                    self._start_grace(seat.index)
+            self._schedule_bots()
+        elif self.table.phase == "over":
+            self.finished.set()
+        return self.port
+
+    async def close(self) -> None:
+        if self._server is not None:
+            self._server.close()
+        for peer in list(self.peers.values()):
+            self._send(peer, Leave("the host closed the table"))
+            self._close(peer)
+        for handle in self._grace.values():
+            handle.cancel()
+        for task in (self._bots, self._liveness_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        for peer in list(self.peers.values()):
+            for task in peer.tasks:
+                task.cancel()
+        if self._server is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._server.wait_closed(), 2)
+        if self.journal is not None:
+            self.journal.close()
+
+    async def linger(self, seconds: float) -> None:
+        """Give clients a moment to receive the last messages (results, audit)."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline and any(not p.queue.empty() for p in self.peers.values()):
+            await asyncio.sleep(0.05)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.table.outcome()
+
+    # -- connections ------------------------------------------------------------------------------
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        peername = writer.get_extra_info("peername")
+        address = f"{peername[0]}:{peername[1]}" if peername else "?"
+        if len(self.peers) >= self.settings.max_peers:
+            self.log(f"refused {address}: {self.settings.max_peers} connections already")
+            writer.close()
+            return
+        self._numbers += 1
+        conn = HostConnection(
+            self.identity, self.random_bytes, password=self.password, table=self.table.name
+        )
+        now = time.monotonic()
+        peer = Peer(
+            self._numbers,
+            address,
+            conn,
+            writer,
+            asyncio.Queue(self.settings.queue_limit),
+            Liveness(now, self.settings.ping_interval, self.settings.ping_timeout),
+            chat_allowance=float(self.settings.chat_burst),
+            chat_checked=now,
+        )
+        self.peers[peer.number] = peer
+        peer.tasks.append(asyncio.create_task(self._write(peer)))
+        try:
+            await self._read(peer, reader)
+        except Dropped as why:
+            self.log(f"dropped {peer.label}: {why}")
+        except (ConnectionError, OSError) as exc:
+            self.log(f"lost {peer.label}: {exc.__class__.__name__}")
+        except Exception as exc:  # never let one peer take the host down
+            self.log(f"dropped {peer.label} after an internal error: {exc!r}")
+        finally:
+            self._close(peer)
+            self._forget(peer)
+
+    async def _read(self, peer: Peer, reader: asyncio.StreamReader) -> None:
+        opened = time.monotonic()
+        while True:
+            if not peer.joined:
+                limit = (
+                    self.settings.handshake_timeout
+                    if peer.conn.handshake is None
+                    else self.settings.handshake_timeout + self.settings.join_timeout
+                )
+                timeout = opened + limit - time.monotonic()
+                if timeout <= 0:
+                    raise Dropped("did not finish the handshake and join in time")
+            else:
+                timeout = None
+            try:
+                data = await asyncio.wait_for(reader.read(65536), timeout)
+            except TimeoutError:
+                raise Dropped("did not finish the handshake and join in time") from None
+            peer.liveness.received(time.monotonic())
+            self._receive(peer, data)
+            if peer.closed:
+                return
+
+    def _receive(self, peer: Peer, data: bytes) -> None:
+        conn = peer.conn
+        try:
+            conn.receive_data(data)
+            while True:
+                event = conn.next_event()
+                self._flush(peer)
+                if isinstance(event, NeedData):
+                    return
+                if isinstance(event, ConnectionClosed):
+                    raise Dropped("closed the connection")
+                if isinstance(event, HandshakeDone):
+                    continue
+                if isinstance(event, MessageReceived):
+                    self._dispatch(peer, event.message)
+                    if peer.closed:
+                        return
+        except RemoteProtocolError as exc:
+            self._flush(peer)
+            raise Dropped(f"protocol error: {exc}") from None
+        except LocalProtocolError as exc:
+            raise Dropped(f"local protocol error: {exc}") from None
+
+    def _flush(self, peer: Peer) -> None:
+        out = peer.conn.data_to_send()
+        if out:
+            self._enqueue(peer, out)
+
+    def _enqueue(self, peer: Peer, data: bytes) -> None:
+        if peer.closed:
+            return
+        try:
+            peer.queue.put_nowait(data)
+        except asyncio.QueueFull:
+            self.log(f"dropped {peer.label}: it does not keep up (queue full)")
+            self._close(peer)
+
+    async def _write(self, peer: Peer) -> None:
+        writer = peer.writer
+        try:
+            while True:
+                data = await peer.queue.get()
+                if data is None:
+                    break
+                writer.write(data)
+                await writer.drain()
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            writer.close()
+
+    def _send(self, peer: Peer, message: Message) -> None:
+        if peer.closed or not peer.conn.can_send:
+            return
+        try:
+            self._enqueue(peer, peer.conn.send(message))
+        except ProtocolError as exc:
+            self.log(f"could not send '{message.TYPE}' to {peer.label}: {exc}")
+            self._close(peer)
+
+    def _close(self, peer: Peer) -> None:
+        if peer.closed:
+            return
+        peer.closed = True
+        try:
+            peer.queue.put_nowait(None)
+        except asyncio.QueueFull:
+            peer.writer.close()
+
+    def _forget(self, peer: Peer) -> None:
+        if self.peers.pop(peer.number, None) is None:
+            return
+        if peer.seat is not None and peer.token is not None:
+            if any(p.seat == peer.seat and p.joined for p in self.peers.values()):
+                return  # the seat has a newer connection already
+            if self.table.phase == "lobby" and peer.token != self.owner_token:
+                self.table.disconnect(peer.seat)
+            else:
+                self.table.seats[peer.seat].connected = False
+                if self.table.phase == "playing":
+                    self._start_grace(peer.seat)
+        self._broadcast_lobby()
+
+    async def _watch_liveness(self) -> None:
+        while True:
+            await asyncio.sleep(min(1.0, self.settings.ping_interval))
+            now = time.monotonic()
+            for peer in list(self.peers.values()):
+                if not peer.joined:
+                    continue
+                if peer.liveness.dead(now):
+                    self.log(f"dropped {peer.label}: silent for {self.settings.ping_timeout:.0f} s")
+                    self._close(peer)
+                    peer.writer.close()
+                    continue
+                ping = peer.liveness.poll(now)
+                if ping is not None:
+                    self._send(peer, ping)
+
+    # -- messages ---------------------------------------------------------------------------------
+
+    def _refuse(self, peer: Peer, code: ErrorCode, text: str, *, fatal: bool = False) -> None:
+        self._send(peer, Error(code.value, text[:500], fatal, {}))
+        if fatal:
+            self._close(peer)
+            return
+        peer.refusals += 1
+
+    def _dispatch(self, peer: Peer, message: Message) -> None:
+        if not peer.joined:
+            if not isinstance(message, Join):
+                raise Dropped(f"sent '{message.TYPE}' before joining")
+            self._join(peer, message)
+            return
+        if isinstance(message, Join):
+            self._refuse(peer, ErrorCode.UNEXPECTED_MESSAGE, "already joined")
+        elif isinstance(message, Action):
+            self._action(peer, message)
+        elif isinstance(message, Say):
+            self._say(peer, message)
+        elif isinstance(message, Ready):
+            self._ready(peer, message)
+        elif isinstance(message, Contribute):
+            self._contribute(peer, message)
+        elif isinstance(message, AddBot | RemoveBot | SetOptions):
+            self._owner_request(peer, message)
+        elif isinstance(message, Leave):
+            self.log(f"{peer.label} left: {message.reason or 'no reason given'}")
+            self._close(peer)
+        # pongs need nothing: any bytes count as a sign of life
+
+    def _join(self, peer: Peer, join: Join) -> None:
+        table = self.table
+        peer.joined = True
+        peer.name = join.name
+        if join.spectator:
+            peer.spectator = True
+            self._send(peer, Seated(None, None, False, False))
+            self.log(f"{peer.label} watches")
+            self._broadcast_lobby()
+            self._catch_up(peer)
+            return
+        if join.resume is not None:
+            try:
+                seat = table.rejoin(join.resume.hex())
+            except LobbyError:
+                self._refuse(
+                    peer, ErrorCode.BAD_TOKEN, "this seat token is not valid here", fatal=True
+                )
+                return
+            for other in list(self.peers.values()):
+                if other is not peer and other.seat == seat.index and other.joined:
+                    self.log(f"{other.label} replaced by a newer connection")
+                    other.seat = None
+                    self._close(other)
+            peer.seat, peer.token = seat.index, seat.token
+            self._cancel_grace(seat.index)
+            owner = seat.token == self.owner_token
+            self._send(peer, Seated(seat.index, join.resume, True, owner))
+            self.log(f"{peer.label} is back in seat {seat.index}")
+            self._broadcast_lobby()
+            self._catch_up(peer)
+            self._schedule_bots()
+            return
+        token = self.random_bytes(32)
+        try:
+            seat = table.claim_seat(join.name, token.hex())
+        except LobbyError as exc:
+            code = ErrorCode.TABLE_FULL if "full" in str(exc) else ErrorCode.REFUSED
+            self._refuse(peer, code, f"{exc}; you may join as a spectator", fatal=True)
+            return
+        peer.seat, peer.token = seat.index, seat.token
+        self._send(peer, Seated(seat.index, token, False, False))
+        self.log(f"{peer.label} sits in seat {seat.index}")
+        self._broadcast_lobby()
+
+    def _catch_up(self, peer: Peer) -> None:
+        """A (re)joining peer mid-game gets the start, its whole log and a snapshot."""
+        table = self.table
+        if table.phase == "lobby":
+            if self.dealing and peer.seat in self.asked:
+                self._send(peer, Commit(table.commit, tuple(sorted(self.asked))))
+            return
+        self._send(peer, self._start_message(peer.seat))
+        for chunk in history_messages(table.history(peer.seat)):
+            self._send(peer, chunk)
+        self._send(peer, snapshot_for(table.game, table.state, self.seq, peer.seat))
+        if table.phase == "over":
+            self._send_results(peer)
+
+    def _say(self, peer: Peer, say: Say) -> None:
+        now = time.monotonic()
+        s = self.settings
+        peer.chat_allowance = min(
+            float(s.chat_burst), peer.chat_allowance + (now - peer.chat_checked) * s.chat_per_second
+        )
+        peer.chat_checked = now
+        if peer.chat_allowance < 1:
+            if peer.refusals >= s.chat_abuse_limit:
+                raise Dropped("flooded the chat")
+            self._refuse(peer, ErrorCode.REFUSED, "you are sending chat too fast; slow down")
+            return
+        peer.chat_allowance -= 1
+        line = Chat(peer.seat, peer.name, say.text)
+        for other in self.peers.values():
+            if other.joined:
+                self._send(other, line)
+
+    def _announce(self, text: str) -> None:
+        line = Chat(None, "table", text[:500])
+        for peer in self.peers.values():
+            if peer.joined:
+                self._send(peer, line)
+
+    def _ready(self, peer: Peer, ready: Ready) -> None:
+        if peer.seat is None:
+            self._refuse(peer, ErrorCode.NOT_ALLOWED, "spectators are never asked to be ready")
+            return
+        try:
+            self.table.set_ready(peer.seat, ready.ready)
+        except LobbyError as exc:
+            self._refuse(peer, ErrorCode.NOT_ALLOWED, str(exc))
+            return
+        self._broadcast_lobby()
+        self._maybe_deal()
+
+    def _owner_request(self, peer: Peer, message: AddBot | RemoveBot | SetOptions) -> None:
+        if peer.token is None or peer.token != self.owner_token:
+            self._refuse(peer, ErrorCode.NOT_ALLOWED, "only the table's owner may do that")
+            return
+        try:
+            if isinstance(message, AddBot):
+                self.table.add_bot(message.level, message.seat)
+            elif isinstance(message, RemoveBot):
+                self.table.remove_bot(message.seat)
+            else:
+                self.table.reconfigure(message.game, message.players, message.options)
+                for other in self.peers.values():
+                    if other.token is not None:
+                        other.seat = self.table.seat_of_token(other.token).index
+        except GameError as exc:
+            self._refuse(peer, ErrorCode.REFUSED, str(exc))
+            return
+        self._broadcast_lobby()
+        self._maybe_deal()
+
+    # -- the lobby and the deal -------------------------------------------------------------------
+
+    def lobby_message(self) -> Lobby:
+        table = self.table
+        phase = "dealing" if self.dealing else table.phase
+        note = table.start_problem() or "" if table.phase == "lobby" and not self.dealing else ""
+        return Lobby(
+            table.name,
+            table.game.id,
+            table.config.players,
+            {k: v for k, v in table.config.options.items() if k != "deck"},
+            tuple(
+                SeatInfo(
+                    s.index,
+                    s.kind,
+                    s.name,
+                    s.ready or s.kind == "bot",
+                    s.connected or s.kind == "bot",
+                    s.bot_level,
+                    s.stand_in,
+                )
+                for s in table.seats
+            ),
+            sum(1 for p in self.peers.values() if p.spectator),
+            self.password is not None,
+            phase,
+            note,
+        )
+
+    def _broadcast_lobby(self) -> None:
+        lobby = self.lobby_message()
+        for peer in self.peers.values():
+            if peer.joined:
+                self._send(peer, lobby)
+
+    def _maybe_deal(self) -> None:
+        table = self.table
+        if self.dealing or table.phase != "lobby" or table.start_problem() is not None:
+            return
+        self.dealing = True
+        self.asked = {
+            p.seat for p in self.peers.values() if p.seat is not None and p.joined and not p.closed
+        }
+        commit = Commit(table.commit, tuple(sorted(self.asked)))
+        for peer in self.peers.values():
+            if peer.joined:
+                self._send(peer, commit)
+        self._broadcast_lobby()
+        if not self.asked:
+            self._deal()
+        else:
+            loop = asyncio.get_running_loop()
+            self._deal_timer = loop.call_later(self.settings.contribute_timeout, self._deal)
+
+    def _contribute(self, peer: Peer, contribute: Contribute) -> None:
+        if not self.dealing or peer.seat not in self.asked:
+            self._refuse(peer, ErrorCode.UNEXPECTED_MESSAGE, "no seed contribution was asked for")
+            return
+        if self.table.seats[peer.seat].contribution is not None:
+            self._refuse(peer, ErrorCode.UNEXPECTED_MESSAGE, "you have contributed already")
+            return
+        self.table.contribute(peer.seat, contribute.part)
+        if all(self.table.seats[s].contribution is not None for s in self.asked):
+            self._deal()
+
+    def _deal(self) -> None:
+        if not self.dealing:
+            return
+        if self._deal_timer is not None:
+            self._deal_timer.cancel()
+        self.dealing = False
+        table = self.table
+        problem = table.start_problem()
+        if problem is not None:  # someone left while we waited
+            self._announce(f"the deal is off: {problem}")
+            self._broadcast_lobby()
+            return
+        table.start()
+        if self.journal is not None:
+            self.journal.append(table.journal_start())
+        self._journal_started = True
+        self.log(f"the game starts: {table.game.name}, {table.config.players} players")
+        for peer in self.peers.values():
+            if peer.joined:
+                self._send(peer, self._start_message(peer.seat))
+                self._send(peer, snapshot_for(table.game, table.state, self.seq, peer.seat))
+        self._broadcast_lobby()
+        self._schedule_bots()
+
+    def _start_message(self, seat: int | None) -> Start:
+        table = self.table
+        return Start(
+            table.game.id,
+            table.game.rules_version,
+            table.config.players,
+            dict(table.config.options),
+            tuple(s.name for s in table.seats),
+            seat,
+            table.commit,
+            tuple(Contribution(s, part) for s, part in sorted(table.contributions().items())),
+        )
+
+    # -- play ---------------------------------------------------------------------------------------
+
+    def _action(self, peer: Peer, message: Action) -> None:
+        table = self.table
+        if peer.seat is None:
+            self._refuse(peer, ErrorCode.NOT_ALLOWED, "spectators cannot play")
+            return
+        if table.phase != "playing":
+            self._refuse(peer, ErrorCode.NOT_ALLOWED, "no game is being played")
+            return
+        if message.seq > self.seq:
+            self._refuse(peer, ErrorCode.ILLEGAL_ACTION, f"there is no update {message.seq} yet")
+            return
+        try:
+            events = table.submit(peer.seat, message.action)
+        except GameError as exc:
+            self._refuse(peer, ErrorCode.ILLEGAL_ACTION, str(exc))
+            return
+        self._after_action(events)
+
+    def _after_action(self, events: list[Any]) -> None:
+        table = self.table
+        self.seq += 1
+        if self.journal is not None:
+            self.journal.append(table.journal_action())
+        by_seat: dict[int | None, Message] = {}
+        for peer in self.peers.values():
+            if not peer.joined or (peer.seat is None and not peer.spectator):
+                continue
+            if peer.seat not in by_seat:
+                by_seat[peer.seat] = update_for(
+                    table.game, table.state, events, self.seq, peer.seat
+                )
+            self._send(peer, by_seat[peer.seat])
+        if table.phase == "over":
+            for peer in self.peers.values():
+                if peer.joined:
+                    self._send_results(peer)
+            self.log("the game is over")
+            self.finished.set()
+            return
+        self._schedule_bots()
+
+    def _send_results(self, peer: Peer) -> None:
+        table = self.table
+        outcome = table.outcome()
+        assert outcome is not None
+        self._send(peer, Result(outcome.to_data()))
+        for chunk in audit_messages(table.host_part, table.seed, table.actions):
+            self._send(peer, chunk)
+
+    def _schedule_bots(self) -> None:
+        if self._bots is None or self._bots.done():
+            self._bots = asyncio.create_task(self._run_bots())
+
+    async def _run_bots(self) -> None:
+        table = self.table
+        while table.phase == "playing":
+            seats = table.bot_seats_to_act()
+            if not seats:
+                return
+            if self.settings.bot_delay:
+                await asyncio.sleep(self.settings.bot_delay)
+            seat = seats[0]
+            seq = self.seq
+            think = table.bot_move(seat)
+            data = await asyncio.to_thread(think)
+            if self.seq != seq or seat not in table.bot_seats_to_act():
+                continue  # the table moved on while the bot was thinking
+            try:
+                events = table.submit(seat, data)
+            except GameError as exc:  # a bot bug must not stop the table
+                self.log(f"the bot for seat {seat} chose an illegal move: {exc}")
+                return
+            self._after_action(events)
+
+    # -- absent players ---------------------------------------------------------------------------
+
+    def _start_grace(self, seat: int) -> None:
+        self._cancel_grace(seat)
+        loop = asyncio.get_running_loop()
+        self._grace[seat] = loop.call_later(self.settings.grace, self._stand_in, seat)
+
+    def _cancel_grace(self, seat: int) -> None:
+        handle = self._grace.pop(seat, None)
+        if handle is not None:
+            handle.cancel()
+
+    def _stand_in(self, seat: int) -> None:
+        self._grace.pop(seat, None)
+        s = self.table.seats[seat]
+        if s.connected or self.table.phase != "playing":
+            return
+        self.table.set_stand_in(seat, True)
+        self._announce(
+            f"{s.name} is away: a {self.table.stand_in_level} bot plays seat {seat} "
+            "until they come back"
+        )
+        self.log(f"a bot stands in for seat {seat}")
+        self._broadcast_lobby()
+        self._schedule_bots()
