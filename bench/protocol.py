@@ -44,7 +44,7 @@ def realistic_messages(players: int = 4, seed: int = 1) -> list[Message]:
             action = bots[seat].choose(game.view(state, seat), game.legal_actions(state, seat))
             events = game.apply(state, seat, action)
             seq += 1
-            out.extend(updates_by_seat(game, state, events, seq, range(players)).values())
+            out.extend(updates_by_seat(game, state, events, seq, seat, range(players)).values())
             if seq % 10 == 0:
                 out.append(Chat(seat, f"Player {seat}", "nice walk, see you at the finish"))
     return out

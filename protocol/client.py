@@ -184,6 +184,8 @@ class TableClient:
     view: dict[str, Any] | None = None
     to_act: tuple[int, ...] = ()
     seq: int = 0
+    awaiting: bool = False
+    """An action of ours is on its way: do not act again until the host applied or refused it."""
     log: list[dict[str, Any]] = field(default_factory=list)
     chat: list[ChatLine] = field(default_factory=list)
     outcome: Outcome | None = None
@@ -217,11 +219,22 @@ class TableClient:
 
     @property
     def my_turn(self) -> bool:
-        return self.seat is not None and self.seat in self.to_act and self.outcome is None
+        """Asked to act, and no action of ours is still on its way to the host."""
+        return (
+            self.seat is not None
+            and self.seat in self.to_act
+            and self.outcome is None
+            and not self.awaiting
+        )
 
     async def act(self, action: GameAction | dict[str, Any]) -> None:
         data = action if isinstance(action, dict) else self._game().encode_action(action)
-        await self._send(Action(self.seq, data))
+        self.awaiting = True
+        try:
+            await self._send(Action(self.seq, data))
+        except ConnectionError:
+            self.awaiting = False
+            raise
 
     async def set_ready(self, ready: bool = True) -> None:
         await self._send(Ready(ready))
@@ -387,9 +400,12 @@ class TableClient:
             self.log.extend(message.events)
         elif isinstance(message, Snapshot):
             self.view, self.to_act, self.seq = message.view, message.to_act, message.seq
+            self.awaiting = False
             self._notify(ViewChanged(()))
         elif isinstance(message, Update):
             self.view, self.to_act, self.seq = message.view, message.to_act, message.seq
+            if message.actor == self.seat:
+                self.awaiting = False
             self.log.extend(message.events)
             self._notify(ViewChanged(message.events))
         elif isinstance(message, Chat):
@@ -397,6 +413,7 @@ class TableClient:
             self.chat.append(line)
             self._notify(line)
         elif isinstance(message, Error):
+            self.awaiting = False
             self._notify(HostRefused(message.code, message.text, message.fatal))
             if message.fatal:
                 raise Fatal(f"the host refused: {message.text}")

@@ -28,11 +28,12 @@ def _view(game: Game[Any], state: Any, seat: int | None) -> dict[str, Any]:
 
 
 def update_for(
-    game: Game[Any], state: Any, events: Sequence[Event], seq: int, seat: int | None
+    game: Game[Any], state: Any, events: Sequence[Event], seq: int, actor: int, seat: int | None
 ) -> Update:
-    """What `seat` (None: a spectator) is told after the action numbered `seq`."""
+    """What `seat` (None: a spectator) is told after action `seq`, which `actor` took."""
     return Update(
         seq=seq,
+        actor=actor,
         events=tuple(e.for_seat(seat) for e in events),
         view=_view(game, state, seat),
         to_act=tuple(sorted(game.to_act(state))),
@@ -44,13 +45,16 @@ def updates_by_seat(
     state: Any,
     events: Sequence[Event],
     seq: int,
+    actor: int,
     seats: Iterable[int],
     spectators: bool = True,
 ) -> dict[int | None, Update]:
     """One update per seat in `seats`, plus the spectators' one under `SPECTATOR`."""
-    out: dict[int | None, Update] = {s: update_for(game, state, events, seq, s) for s in seats}
+    out: dict[int | None, Update] = {
+        s: update_for(game, state, events, seq, actor, s) for s in seats
+    }
     if spectators:
-        out[SPECTATOR] = update_for(game, state, events, seq, SPECTATOR)
+        out[SPECTATOR] = update_for(game, state, events, seq, actor, SPECTATOR)
     return out
 
 

@@ -615,6 +615,7 @@ class TableHost:
 
     def _after_action(self, events: list[Any]) -> None:
         table = self.table
+        actor = table.actions[-1][0]
         self.seq += 1
         if self.journal is not None:
             self.journal.append(table.journal_action())
@@ -624,7 +625,7 @@ class TableHost:
                 continue
             if peer.seat not in by_seat:
                 by_seat[peer.seat] = update_for(
-                    table.game, table.state, events, self.seq, peer.seat
+                    table.game, table.state, events, self.seq, actor, peer.seat
                 )
             self._send(peer, by_seat[peer.seat])
         if table.phase == "over":

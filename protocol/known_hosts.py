@@ -64,7 +64,7 @@ class KnownHosts:
 
     def _write(self, entries: list[KnownHost]) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(".tmp")
+        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.{id(entries)}.tmp")
         tmp.write_text(
             "# netcards known hosts: address host-key (base64)\n"
             + "".join(f"{e.address} {base64.b64encode(e.key).decode()}\n" for e in entries),

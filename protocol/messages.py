@@ -319,6 +319,7 @@ class Update(Message):
     SENDER: ClassVar[Sender] = "host"
     PHASE: ClassVar[Phase] = "session"
     seq: Annotated[int, COUNT]
+    actor: Annotated[int, SEAT]
     events: Annotated[tuple[dict[str, Any], ...], Seq(Data())]
     view: Annotated[dict[str, Any], Data()]
     to_act: Annotated[tuple[int, ...], Seq(SEAT, MAX_SEATS)]

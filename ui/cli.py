@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -18,6 +19,10 @@ from netcards.errors import GameError
 from netcards.game import Game, TableConfig
 from netcards.options import parse_option_assignments
 from netcards.registry import all_games, get_game
+from netcards.table import Table, clean_name
+from protocol.address import DEFAULT_PORT, AddressError
+from protocol.journal_file import JournalError
+from protocol.settings import DISCOVERY_PORT
 
 EXIT_USAGE = 2
 
@@ -55,6 +60,45 @@ def _build_parser() -> argparse.ArgumentParser:
 
     rules = sub.add_parser("rules", help="print the rules of a game")
     rules.add_argument("game", help=f"one of: {', '.join(sorted(all_games()))}")
+
+    host = sub.add_parser("host", help="open a table for others to join")
+    host.add_argument("--game", help=f"one of: {', '.join(sorted(all_games()))}")
+    host.add_argument(
+        "--players", type=int, help="seats at the table (default: the game's minimum)"
+    )
+    host.add_argument("--bots", type=int, default=0, help="how many seats bots take (default 0)")
+    host.add_argument("--bot-level", default="heuristic", help="level of those bots")
+    host.add_argument("--port", type=int, help=f"TCP port (default {DEFAULT_PORT}; 0 = any free)")
+    host.add_argument("--bind", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
+    host.add_argument("--password", help="players must give this password to join")
+    host.add_argument("--name", default="netcards table", help="the table's name")
+    host.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    host.add_argument("--deck", type=Path, help="a deck file (TOML) instead of the house deck")
+    host.add_argument("--headless", action="store_true", help="no screen: print what happens")
+    host.add_argument("--resume", type=Path, metavar="JOURNAL", help="continue a crashed game")
+    host.add_argument("--journal", type=Path, help="where to write the journal")
+    host.add_argument(
+        "--grace", type=float, default=30.0, help="seconds before a bot plays for an absent player"
+    )
+    host.add_argument(
+        "--discovery-port",
+        type=int,
+        help=f"UDP port to answer LAN queries on (default {DISCOVERY_PORT}; 0 = off)",
+    )
+
+    bot = sub.add_parser("bot", help="join a table as a bot player, without a screen")
+    bot.add_argument("address", help="host[:port], e.g. 192.0.2.7 or [::1]:47474")
+    bot.add_argument("--level", default="heuristic")
+    bot.add_argument("--name", default="Bot")
+    bot.add_argument("--password")
+
+    find = sub.add_parser("discover", help="list the tables open on the LAN")
+    find.add_argument("--timeout", type=float, default=1.5)
+    find.add_argument(
+        "--target", help="where the query goes (default: NETCARDS_DISCOVERY_TARGET or broadcast)"
+    )
+    find.add_argument("--port", type=int, help=f"UDP port of the hosts (default {DISCOVERY_PORT})")
+    find.add_argument("--json", action="store_true")
 
     deck = sub.add_parser("deck", help="print a game's house deck file, to start your own from")
     deck.add_argument("game", help=f"one of: {', '.join(sorted(all_games()))}")
@@ -158,6 +202,57 @@ def _deck(args: argparse.Namespace, out: IO[str]) -> int:
     return 0
 
 
+def _host(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    from ui import headless
+
+    if args.resume is not None:
+        table, port = headless.load_resumed_table(args.resume)
+        journal = args.resume
+    else:
+        if args.game is None:
+            raise UsageError("host needs --game (or --resume JOURNAL)")
+        game = get_game(args.game)
+        config = table_config(game, args.players, args.option, args.deck)
+        table = Table(game, config, clean_name(args.name), os.urandom(32))
+        if not 0 <= args.bots <= config.players:
+            raise UsageError(f"--bots must be between 0 and {config.players}")
+        for seat in range(config.players - args.bots, config.players):
+            table.add_bot(args.bot_level, seat)
+        port, journal = None, args.journal or headless.default_journal(game.id)
+    if args.port is not None:
+        port = args.port
+    if port is None:
+        port = DEFAULT_PORT
+    if not 0 <= port <= 65535:
+        raise UsageError("--port must be between 0 and 65535")
+    plan = headless.HostPlan(
+        table, args.bind, port, args.password, journal, args.resume is not None, args.grace,
+        args.discovery_port,
+    )  # fmt: skip
+    return headless.main_loop(headless.run_host(plan, out, err))
+
+
+def _bot(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    from netcards.bots.base import bot_levels
+    from protocol.address import parse_address
+    from ui import headless
+
+    parse_address(args.address)
+    if args.level not in bot_levels():
+        raise UsageError(f"unknown bot level '{args.level}' (known: {', '.join(bot_levels())})")
+    return headless.main_loop(
+        headless.run_bot(args.address, args.level, args.name, args.password, out, err)
+    )
+
+
+def _discover(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    from ui import headless
+
+    return headless.main_loop(
+        headless.run_discover(args.target, args.port, args.timeout, args.json, out)
+    )
+
+
 def run(argv: Sequence[str], out: IO[str], err: IO[str]) -> int:
     parser = _build_parser()
     try:
@@ -165,9 +260,12 @@ def run(argv: Sequence[str], out: IO[str], err: IO[str]) -> int:
         if args.command is None:
             parser.print_help(out)
             return 0
+        if args.command in ("host", "bot", "discover"):
+            network = {"host": _host, "bot": _bot, "discover": _discover}[args.command]
+            return network(args, out, err)
         handler = {"simulate": _simulate, "rules": _rules, "deck": _deck}[args.command]
         return handler(args, out)
-    except (UsageError, GameError) as exc:
+    except (UsageError, GameError, AddressError, JournalError, OSError) as exc:
         message = str(exc).replace("\n", " ")
         prefix = "" if message.startswith("netcards") else "netcards: error: "
         err.write(f"{prefix}{message}\n")

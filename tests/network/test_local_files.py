@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from protocol.address import DEFAULT_PORT, AddressError, format_address, parse_address
-from protocol.journal_file import JournalError, JournalWriter, read_journal
 from protocol.identity import fingerprint
 from protocol.identity_store import load_or_create_identity
+from protocol.journal_file import JournalError, JournalWriter, read_journal
 from protocol.known_hosts import KnownHosts
 
 

@@ -64,7 +64,7 @@ def open_client(seed: int) -> tuple[ConnectionPair, list[bytes]]:
     pair = ConnectionPair(seed=seed)
     pair.handshake()
     frames = [pair.host.send(m) for m in one_of_each() if m.SENDER in ("host", "both")]
-    frames.append(pair.host.send(Update(99, (), VIEW, (0,))))
+    frames.append(pair.host.send(Update(99, 0, (), VIEW, (0,))))
     return pair, frames
 
 

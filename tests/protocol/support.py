@@ -197,8 +197,8 @@ def one_of_each() -> list[Message]:
             (part,),
         ),
         Action(12, {"kind": "walk", "card": 17}),
-        Update(13, EVENTS, VIEW, (2,)),
-        Update(14, (), VIEW, (1,)),
+        Update(13, 0, EVENTS, VIEW, (2,)),
+        Update(14, 0, (), VIEW, (1,)),
         History(0, 2, EVENTS),
         Snapshot(14, VIEW, (1,)),
         Result(

@@ -142,7 +142,7 @@ def play_over_the_wire(game: Game[Any], players: int, seed: int, levels: list[st
             hands_before = hands_of(game, state)
             events = game.apply(state, actor, action)
             seq += 1
-            updates = updates_by_seat(game, state, events, seq, range(players))
+            updates = updates_by_seat(game, state, events, seq, actor, range(players))
             public = updates[SPECTATOR]
             check_private_parts(events, None, [dict(e) for e in public.events])
             over = game.outcome(state) is not None

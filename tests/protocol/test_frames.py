@@ -137,7 +137,7 @@ def test_plaintext_after_the_handshake_is_refused() -> None:
 def test_wrong_direction_message_is_refused() -> None:
     pair = ready()
     # A client may not send an update, even a perfectly encrypted one.
-    pair.host.receive_data(pair.client._seal(Update(1, (), VIEW, ())))
+    pair.host.receive_data(pair.client._seal(Update(1, 0, (), VIEW, ())))
     with pytest.raises(RemoteProtocolError) as info:
         drain(pair.host)
     assert info.value.code is ErrorCode.UNEXPECTED_MESSAGE
@@ -185,7 +185,7 @@ def test_bytes_arriving_one_at_a_time() -> None:
 def test_outgoing_message_too_large() -> None:
     pair = ready()
     with pytest.raises(LocalProtocolError) as info:
-        pair.host.send(Update(1, (), {"blob": b"x" * MAX_FRAME}, ()))
+        pair.host.send(Update(1, 0, (), {"blob": b"x" * MAX_FRAME}, ()))
     assert info.value.code is ErrorCode.TOO_LARGE
 
 

@@ -177,7 +177,7 @@ def test_too_deep() -> None:
     inner: Any = {}
     for _ in range(20):
         inner = {"x": inner}
-    data = encode(Update(1, (), VIEW, ()))
+    data = encode(Update(1, 0, (), VIEW, ()))
     data["view"] = inner
     with pytest.raises(RemoteProtocolError) as info:
         unpack(msgpack.packb(data))
@@ -191,7 +191,7 @@ def test_far_too_deep_for_the_unpacker() -> None:
 
 
 def test_non_string_map_key() -> None:
-    data = encode(Update(1, (), VIEW, ()))
+    data = encode(Update(1, 0, (), VIEW, ()))
     data["view"] = {1: "a"}
     with pytest.raises(RemoteProtocolError) as info:
         unpack(msgpack.packb(data))
@@ -232,11 +232,11 @@ def test_invalid_outgoing_messages_are_local_errors() -> None:
         encode(Join("", None, False))
     assert info.value.code is ErrorCode.OUT_OF_RANGE
     with pytest.raises(LocalProtocolError):
-        pack(encode(Update(1, (), {"x": {1, 2}}, ())))
+        pack(encode(Update(1, 0, (), {"x": {1, 2}}, ())))
     with pytest.raises(LocalProtocolError):
-        pack(encode(Update(1, (), {3: "x"}, ())))  # type: ignore[dict-item]
+        pack(encode(Update(1, 0, (), {3: "x"}, ())))  # type: ignore[dict-item]
     with pytest.raises(LocalProtocolError):
-        encode(Update(1, (), [], ()))  # type: ignore[arg-type]
+        encode(Update(1, 0, (), [], ()))  # type: ignore[arg-type]
     with pytest.raises(LocalProtocolError):
         pack({"x": object()})
 

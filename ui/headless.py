@@ -1,0 +1,261 @@
+"""The networked commands without the full-screen app: `host --headless`, `bot`, `discover`.
+
+They print plain lines a person or a script can read: `listening HOST:PORT fingerprint FP` once
+the host is ready, what happens at the table, and at the end one `result {json}` line that is
+the same for the host and every client, then `deal verified` (or what failed) on clients.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from netcards.bots.base import make_bot
+from netcards.game import Outcome
+from netcards.table import Table
+from protocol.address import format_address
+from protocol.client import (
+    ChatLine,
+    DealChecked,
+    Failed,
+    GameOver,
+    GameStarted,
+    HostRefused,
+    LinkDown,
+    SeatTaken,
+    TableClient,
+    ViewChanged,
+)
+from protocol.discovery import Responder, TableInfo, discover
+from protocol.host import HostSettings, TableHost
+from protocol.identity_store import load_or_create_identity
+from protocol.journal_file import JournalWriter, read_journal
+from protocol.known_hosts import KnownHosts
+from protocol.limits import PROTOCOL_VERSION
+from protocol.seat_tokens import SeatTokens
+from protocol.settings import config_dir, data_dir
+
+
+def result_line(outcome: Outcome) -> str:
+    """The one line every participant prints, so that scripts (and tests) can compare them."""
+    data = {"winners": list(outcome.winners), "scores": list(outcome.scores)}
+    return "result " + json.dumps(data, separators=(",", ":"))
+
+
+def known_hosts() -> KnownHosts:
+    return KnownHosts(config_dir() / "known_hosts")
+
+
+def default_journal(game_id: str) -> Path:
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return data_dir() / "journals" / f"{stamp}-{game_id}-{os.getpid()}.journal"
+
+
+@dataclass
+class HostPlan:
+    table: Table
+    bind: str
+    port: int
+    password: str | None
+    journal_path: Path
+    resumed: bool
+    grace: float
+    discovery_port: int | None
+
+
+async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
+    """Host until the game ends; print the results; 0 on a finished game."""
+    identity = load_or_create_identity(config_dir())
+    journal = JournalWriter(plan.journal_path)
+
+    def log(line: str) -> None:
+        err.write(f"host: {line}\n")
+        err.flush()
+
+    host = TableHost(
+        plan.table,
+        identity,
+        password=plan.password,
+        settings=HostSettings(grace=plan.grace),
+        journal=journal,
+        log=log,
+    )
+    port = await host.start(plan.bind, plan.port)
+    if not plan.resumed:
+        journal.append({"type": "listen", "port": port})
+    responder = None
+    if plan.discovery_port != 0:
+        table = plan.table
+
+        def describe() -> TableInfo:
+            return TableInfo(
+                table.name,
+                table.game.id,
+                table.config.players,
+                table.free_seats() if table.phase == "lobby" else 0,
+                port,
+                PROTOCOL_VERSION,
+                identity.fingerprint,
+            )
+
+        responder = Responder(describe)
+        try:
+            await responder.start("0.0.0.0", plan.discovery_port)
+        except OSError as exc:
+            log(f"LAN discovery is off: {exc.strerror}")
+            responder = None
+    out.write(f"listening {format_address(plan.bind, port)} fingerprint {identity.fingerprint}\n")
+    out.flush()
+    err.write(f"host: journal {plan.journal_path}\n")
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    finished = asyncio.create_task(host.finished.wait())
+    stopped = asyncio.create_task(stop.wait())
+    await asyncio.wait({finished, stopped}, return_when=asyncio.FIRST_COMPLETED)
+    outcome = host.outcome
+    if outcome is not None:
+        await host.linger(3.0)
+        print_outcome(plan.table.game.name, [s.name for s in plan.table.seats], outcome, out)
+    if responder is not None:
+        await responder.close()
+    await host.close()
+    for task in (finished, stopped):
+        task.cancel()
+    return 0 if outcome is not None else 1
+
+
+def print_outcome(game_name: str, names: list[str], outcome: Outcome, out: IO[str]) -> None:
+    out.write(f"{game_name} is over.\n")
+    for seat in sorted(range(len(names)), key=lambda s: outcome.places[s]):
+        star = " (winner)" if seat in outcome.winners else ""
+        out.write(f"  {outcome.places[seat]}. {names[seat]}: {outcome.scores[seat]}{star}\n")
+    out.write(result_line(outcome) + "\n")
+    out.flush()
+
+
+async def run_bot(
+    address: str, level: str, name: str, password: str | None, out: IO[str], err: IO[str]
+) -> int:
+    """A headless player: takes a seat, plays with a bot's brain, checks the deal at the end."""
+    tokens = SeatTokens(data_dir() / "seats")
+    client = TableClient(
+        address,
+        name,
+        known_hosts(),
+        password=password,
+        token=tokens.load(address, name),
+    )
+    runner = asyncio.create_task(client.run())
+    bot: Any = None
+    refusals = 0
+
+    async def play() -> None:
+        if bot is None or not client.my_turn or client.view is None:
+            return
+        action = bot.choose(client.view, client.legal_actions())
+        with contextlib.suppress(ConnectionError):
+            await client.act(action)
+
+    code = 1
+    try:
+        while True:
+            get = asyncio.create_task(client.updates.get())
+            done, _ = await asyncio.wait({get, runner}, return_when=asyncio.FIRST_COMPLETED)
+            if get not in done:
+                get.cancel()
+                break
+            notice = get.result()
+            if isinstance(notice, SeatTaken):
+                if client.token is not None:
+                    tokens.save(address, name, client.token)
+                if notice.seat is None:
+                    err.write(f"{name}: the host made us a spectator\n")
+                else:
+                    err.write(f"{name}: seat {notice.seat}\n")
+                if not notice.resumed:
+                    await client.set_ready(True)
+            elif isinstance(notice, GameStarted):
+                assert client.game is not None and notice.seat is not None
+                bot = make_bot(level, client.game, notice.config, notice.seat, os.urandom(32))
+            elif isinstance(notice, ViewChanged):
+                refusals = 0
+                await play()
+            elif isinstance(notice, HostRefused):
+                err.write(f"{name}: the host refused: {notice.text}\n")
+                refusals += 1
+                if refusals < 3:
+                    await play()
+            elif isinstance(notice, LinkDown):
+                err.write(f"{name}: link down ({notice.reason}); retrying: {notice.retrying}\n")
+            elif isinstance(notice, ChatLine) and notice.seat is None:
+                err.write(f"{name}: table: {notice.text}\n")
+            elif isinstance(notice, GameOver):
+                print_outcome(
+                    client.game.name if client.game else "The game",
+                    list(client.names),
+                    notice.outcome,
+                    out,
+                )
+            elif isinstance(notice, DealChecked):
+                tokens.forget(address, name)
+                if notice.verdict.ok:
+                    out.write("deal verified\n")
+                    code = 0
+                else:
+                    out.write("deal NOT verified: " + "; ".join(notice.verdict.problems) + "\n")
+                out.flush()
+                await client.leave("game over")
+                break
+            elif isinstance(notice, Failed):
+                err.write(f"{name}: {notice.reason}\n")
+                break
+    finally:
+        runner.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await runner
+    return code
+
+
+async def run_discover(
+    target: str | None, port: int | None, timeout: float, as_json: bool, out: IO[str]
+) -> int:
+    found = await discover(target=target, port=port, timeout=timeout, nonce=os.urandom(8))
+    if as_json:
+        out.write(json.dumps([{"address": t.address, **t.info.to_data()} for t in found]) + "\n")
+        return 0
+    if not found:
+        out.write("no tables found\n")
+        return 0
+    for t in found:
+        info = t.info
+        out.write(
+            f"{t.address:<24} {info.name:<24} {info.game:<14} "
+            f"{info.free}/{info.players} free  fingerprint {info.fingerprint}\n"
+        )
+    return 0
+
+
+def load_resumed_table(path: Path) -> tuple[Table, int | None]:
+    """The table of a journal, and the port it listened on (to listen there again)."""
+    records = read_journal(path)
+    port = next((int(r["port"]) for r in records if r.get("type") == "listen"), None)
+    return Table.from_journal(records), port
+
+
+def main_loop(coro: Any) -> int:
+    try:
+        return int(asyncio.run(coro))
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        return 130
