@@ -349,10 +349,12 @@ class Table:
 
     @classmethod
     def from_journal(cls, records: Sequence[Mapping[str, Any]]) -> Table:
-        """Rebuild a table at the point its journal reached; every player starts disconnected."""
-        if not records or records[0].get("type") != "start":
-            raise LobbyError("a journal starts with a start record")
-        head = records[0]
+        """Rebuild a table at the point its journal reached; every player starts disconnected.
+        Records of other types (the host's own notes) are skipped."""
+        starts = [i for i, r in enumerate(records) if r.get("type") == "start"]
+        if not starts:
+            raise LobbyError("the journal has no start record: the game never began")
+        head = records[starts[0]]
         if head.get("format") != JOURNAL_FORMAT:
             raise LobbyError(f"unsupported journal format {head.get('format')!r}")
         game = get_game(str(head["game"]))
@@ -370,7 +372,7 @@ class Table:
             s.token, s.ready = data["token"], True
             s.contribution = bytes.fromhex(data["contribution"]) if data["contribution"] else None
         table.start()
-        for record in records[1:]:
+        for record in records[starts[0] + 1 :]:
             if record.get("type") != "action":
                 continue
             if record.get("n") != len(table.actions) + 1:

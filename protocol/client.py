@@ -172,6 +172,8 @@ class TableClient:
     trust: Trust | None = None
     settings: ClientSettings = field(default_factory=ClientSettings)
     random_bytes: Callable[[int], bytes] = os.urandom
+    trace: Callable[[Message], None] | None = None
+    """Called with every message the host sends us, decrypted (for `netcards bot --log`)."""
 
     # What the table looks like now.
     fingerprint: str = ""
@@ -379,6 +381,8 @@ class TableClient:
     # -- messages from the host ------------------------------------------------------------------------
 
     async def _on_message(self, message: Message) -> None:
+        if self.trace is not None:
+            self.trace(message)
         if isinstance(message, Seated):
             self.seat, self.owner = message.seat, message.owner
             if message.token is not None:

@@ -81,6 +81,9 @@ def _build_parser() -> argparse.ArgumentParser:
         "--grace", type=float, default=30.0, help="seconds before a bot plays for an absent player"
     )
     host.add_argument(
+        "--bot-delay", type=float, default=0.0, help="seconds each bot waits before it plays"
+    )
+    host.add_argument(
         "--discovery-port",
         type=int,
         help=f"UDP port to answer LAN queries on (default {DISCOVERY_PORT}; 0 = off)",
@@ -91,6 +94,8 @@ def _build_parser() -> argparse.ArgumentParser:
     bot.add_argument("--level", default="heuristic")
     bot.add_argument("--name", default="Bot")
     bot.add_argument("--password")
+    bot.add_argument("--delay", type=float, default=0.0, help="seconds to wait before each move")
+    bot.add_argument("--log", type=Path, help="append every message received (decrypted) here")
 
     find = sub.add_parser("discover", help="list the tables open on the LAN")
     find.add_argument("--timeout", type=float, default=1.5)
@@ -227,7 +232,7 @@ def _host(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         raise UsageError("--port must be between 0 and 65535")
     plan = headless.HostPlan(
         table, args.bind, port, args.password, journal, args.resume is not None, args.grace,
-        args.discovery_port,
+        args.discovery_port, args.bot_delay,
     )  # fmt: skip
     return headless.main_loop(headless.run_host(plan, out, err))
 
@@ -241,7 +246,9 @@ def _bot(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     if args.level not in bot_levels():
         raise UsageError(f"unknown bot level '{args.level}' (known: {', '.join(bot_levels())})")
     return headless.main_loop(
-        headless.run_bot(args.address, args.level, args.name, args.password, out, err)
+        headless.run_bot(
+            args.address, args.level, args.name, args.password, out, err, args.log, args.delay
+        )
     )
 
 

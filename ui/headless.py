@@ -14,6 +14,7 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -40,6 +41,7 @@ from protocol.identity_store import load_or_create_identity
 from protocol.journal_file import JournalWriter, read_journal
 from protocol.known_hosts import KnownHosts
 from protocol.limits import PROTOCOL_VERSION
+from protocol.messages import Message, encode
 from protocol.seat_tokens import SeatTokens
 from protocol.settings import config_dir, data_dir
 
@@ -69,6 +71,7 @@ class HostPlan:
     resumed: bool
     grace: float
     discovery_port: int | None
+    bot_delay: float = 0.0
 
 
 async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
@@ -84,7 +87,7 @@ async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
         plan.table,
         identity,
         password=plan.password,
-        settings=HostSettings(grace=plan.grace),
+        settings=HostSettings(grace=plan.grace, bot_delay=plan.bot_delay),
         journal=journal,
         log=log,
     )
@@ -144,8 +147,29 @@ def print_outcome(game_name: str, names: list[str], outcome: Outcome, out: IO[st
     out.flush()
 
 
+def message_tracer(path: Path) -> Callable[[Message], None]:
+    """Appends every message received, decrypted, as one JSON line (bytes as hex)."""
+    trace_file = path.open("a", encoding="utf-8")
+
+    def plain(value: Any) -> Any:
+        return value.hex() if isinstance(value, bytes) else str(value)
+
+    def write(message: Message) -> None:
+        trace_file.write(json.dumps(encode(message), default=plain) + "\n")
+        trace_file.flush()
+
+    return write
+
+
 async def run_bot(
-    address: str, level: str, name: str, password: str | None, out: IO[str], err: IO[str]
+    address: str,
+    level: str,
+    name: str,
+    password: str | None,
+    out: IO[str],
+    err: IO[str],
+    trace: Path | None = None,
+    delay: float = 0.0,
 ) -> int:
     """A headless player: takes a seat, plays with a bot's brain, checks the deal at the end."""
     tokens = SeatTokens(data_dir() / "seats")
@@ -155,6 +179,7 @@ async def run_bot(
         known_hosts(),
         password=password,
         token=tokens.load(address, name),
+        trace=message_tracer(trace) if trace is not None else None,
     )
     runner = asyncio.create_task(client.run())
     bot: Any = None
@@ -163,6 +188,10 @@ async def run_bot(
     async def play() -> None:
         if bot is None or not client.my_turn or client.view is None:
             return
+        if delay:
+            await asyncio.sleep(delay)
+            if not client.my_turn or client.view is None:
+                return
         action = bot.choose(client.view, client.legal_actions())
         with contextlib.suppress(ConnectionError):
             await client.act(action)

@@ -35,35 +35,11 @@ from protocol.fanout import (
 from protocol.limits import MAX_PLAINTEXT
 from protocol.messages import Update, decode, encode
 from protocol.wire import pack, unpack
+from tests.leaks import card_leaves, foreign_cards, hands_of
 from tests.protocol.support import ConnectionPair, drain
 
 GAMES = sorted(all_games().values(), key=lambda g: g.id)
 IDS = [g.id for g in GAMES]
-
-CARD_KEYS = {
-    "card",
-    "cards",
-    "hand",
-    "hands",
-    "final_hands",
-    "gladiolas",
-    "walk_pile",
-    "discard",
-    "taken",
-    "run",
-    "reward",
-}
-"""Keys under which the games put card ids (directly or in lists); other numbers are seats,
-counts, scores or indices. The engine's own leak test covers every field of a view; this one
-checks what actually travels, after encryption and decoding."""
-
-
-def leaves(data: Any, path: tuple[Any, ...] = ()) -> set[tuple[tuple[Any, ...], Any]]:
-    if isinstance(data, dict):
-        return {leaf for k, v in data.items() for leaf in leaves(v, (*path, k))}
-    if isinstance(data, list | tuple):
-        return {leaf for i, v in enumerate(data) for leaf in leaves(v, (*path, i))}
-    return {(path, data)}
 
 
 def check_private_parts(events: list[Event], seat: int | None, shown: list[dict[str, Any]]) -> None:
@@ -84,26 +60,11 @@ def check_private_parts(events: list[Event], seat: int | None, shown: list[dict[
                 assert key not in seen, f"secret {key!r} reached seat {seat}"
 
 
-def check_no_foreign_cards(
-    message: Update, public: Update, hands: dict[int, set[int]], seat: int
-) -> None:
+def check_no_foreign_cards(message: Update, public: Update, foreign: set[int], seat: int) -> None:
     """Whatever seat's message has beyond the spectators' one holds no card of another hand."""
-    mine = leaves(encode(message))
-    everyone = leaves(encode(public))
-    foreign = set().union(*(h for s, h in hands.items() if s != seat))
-    for path, value in mine - everyone:
-        names = [k for k in path if isinstance(k, str)]
-        if type(value) is not int or not names or names[-1] not in CARD_KEYS:
-            continue
+    everyone = card_leaves(encode(public))
+    for path, value in card_leaves(encode(message)) - everyone:
         assert value not in foreign, f"seat {seat}'s message shows card {value} at {path}"
-
-
-def hands_of(game: Game[Any], state: Any) -> dict[int, set[int]]:
-    return {
-        int(name.split(":")[1]): set(cards)
-        for name, cards in game.locations(state).items()
-        if name.startswith("hand:")
-    }
 
 
 def play_over_the_wire(game: Game[Any], players: int, seed: int, levels: list[str]) -> int:
@@ -147,9 +108,6 @@ def play_over_the_wire(game: Game[Any], players: int, seed: int, levels: list[st
             check_private_parts(events, None, [dict(e) for e in public.events])
             over = game.outcome(state) is not None
             hands_after = hands_of(game, state)
-            # A card that just moved between hands (given, stolen, rewarded) may be known to
-            # both sides of the move; what was in another hand before and after is not.
-            hands = {s: hands_before[s] & hands_after[s] for s in hands_after}
             for s in range(players):
                 raw = pairs[s].host.send(updates[s])
                 # Nobody else's key opens it (same counter, so only the key differs).
@@ -166,7 +124,8 @@ def play_over_the_wire(game: Game[Any], players: int, seed: int, levels: list[st
                 assert isinstance(received, Update) and received == updates[s]
                 check_private_parts(events, s, [dict(e) for e in received.events])
                 if not over:
-                    check_no_foreign_cards(received, public, hands, s)
+                    foreign = foreign_cards(hands_before, hands_after, s)
+                    check_no_foreign_cards(received, public, foreign, s)
     assert game.outcome(state) is not None
     return seq
 

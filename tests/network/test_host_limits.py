@@ -1,0 +1,81 @@
+"""The host's limits, in process: handshakes that never finish, clients that stop reading,
+discovery of a real host process."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+from pathlib import Path
+
+from netcards.table import Table
+from protocol.host import HostSettings, TableHost
+from protocol.identity import IdentityKey
+from tests.network.processes import NETCARDS, free_udp_port, host
+
+
+def quick_host(lines: list[str], **settings: float) -> TableHost:
+    table = Table.create("via-gladiola", 2, {}, name="t", host_part=os.urandom(32))
+    return TableHost(
+        table, IdentityKey.generate(os.urandom), settings=HostSettings(**settings), log=lines.append
+    )
+
+
+async def test_a_handshake_left_hanging_is_dropped_after_the_timeout() -> None:
+    lines: list[str] = []
+    server = quick_host(lines, handshake_timeout=0.3)
+    port = await server.start()
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(b"\x00\x00")  # half a length prefix, then nothing
+        assert await asyncio.wait_for(reader.read(), 3) == b""  # the host hung up
+        assert any("did not finish the handshake and join in time" in line for line in lines)
+        writer.close()
+    finally:
+        await server.close()
+
+
+async def test_a_client_that_stops_reading_is_disconnected_not_waited_for() -> None:
+    lines: list[str] = []
+    server = quick_host(lines, queue_limit=3)
+    port = await server.start()
+    try:
+        _reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        for _ in range(100):
+            if server.peers:
+                break
+            await asyncio.sleep(0.01)
+        (peer,) = server.peers.values()
+        peer.queue.put_nowait(b"a")  # the writer is stuck: nothing is taken off the queue
+        for _ in range(5):
+            server._enqueue(peer, b"update")
+        assert peer.closed
+        assert any("does not keep up (queue full)" in line for line in lines)
+        writer.close()
+    finally:
+        await server.close()
+
+
+def test_discover_finds_a_host_process_and_shows_its_game_and_free_seats(tmp_path: Path) -> None:
+    udp = free_udp_port()
+    server, port, fingerprint = host(
+        tmp_path, "--game", "velonimo", "--players", "4", "--bots", "1", "--port", "0",
+        "--name", "Club night", "--discovery-port", str(udp),
+    )  # fmt: skip
+    try:
+        found = subprocess.run(
+            [*NETCARDS, "discover", "--target", "127.0.0.1", "--port", str(udp), "--json"],
+            capture_output=True, text=True, timeout=30, check=True,
+        )  # fmt: skip
+        plain = subprocess.run(
+            [*NETCARDS, "discover", "--port", str(udp), "--timeout", "0.5"],
+            capture_output=True, text=True, timeout=30, check=True,
+        )  # fmt: skip
+    finally:
+        server.kill()
+    (table,) = json.loads(found.stdout)
+    assert table["name"] == "Club night" and table["game"] == "velonimo"
+    assert (table["players"], table["free"]) == (4, 3)
+    assert table["address"] == f"127.0.0.1:{port}" and table["fp"] == fingerprint
+    assert "Club night" in plain.stdout and "3/4 free" in plain.stdout
