@@ -43,7 +43,7 @@ def check_trace(trace: list[dict[str, Any]]) -> int:
         events = game.apply(state, actor, game.decode_action(data))
         if seq not in updates:
             continue
-        got = decode({k: v for k, v in updates[seq].items()})
+        got = decode(updates[seq])
         mine = update_for(game, state, events, seq, actor, seat)
         public = update_for(game, state, events, seq, actor, None)
         assert got == decode(_plain(mine)), f"update {seq} differs from what seat {seat} may see"
