@@ -14,7 +14,7 @@ class JournalError(Exception):
 
 
 class JournalWriter:
-    def __init__(self, path: Path, *, sync: bool = True) -> None:
+    def __init__(self, path: Path, *, sync: bool = False) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self.sync = sync

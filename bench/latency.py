@@ -1,0 +1,176 @@
+"""Loopback latency: from a player's action to every seat having the resulting update.
+
+A headless host process runs a table whose seats are all remote clients; this process runs five
+bot-driven player clients and twenty spectators on one event loop. For every action we time the
+moment the acting client sends it until the last of the five seats has decoded the update it
+caused. Beside it, in the same run, a bare msgpack echo over loopback TCP with the same payload
+sizes: the floor that any protocol on this machine pays.
+
+    python -m bench.latency [--game via-gladiola] [--games 3] [--spectators 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import msgpack
+
+from netcards.bots.base import make_bot
+from protocol.client import GameStarted, SeatTaken, TableClient, ViewChanged
+from protocol.known_hosts import KnownHosts
+
+LISTENING = re.compile(r"listening \S+:(\d+) fingerprint")
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+async def echo_floor(samples: int, size: int) -> list[float]:
+    """Round trips of a `size`-byte msgpack message through a loopback echo server process."""
+    code = (
+        "import socket\n"
+        "s = socket.create_server(('127.0.0.1', 0)); print(s.getsockname()[1], flush=True)\n"
+        "c, _ = s.accept()\n"
+        "while d := c.recv(1 << 20): c.sendall(d)\n"
+    )
+    server = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert server.stdout is not None
+    port = int(server.stdout.readline())
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    payload = msgpack.packb({"type": "update", "view": {"blob": b"x" * size}})
+    frame = len(payload).to_bytes(4, "big") + payload
+    times = []
+    for _ in range(samples):
+        started = time.perf_counter()
+        writer.write(frame)
+        await writer.drain()
+        header = await reader.readexactly(4)
+        msgpack.unpackb(await reader.readexactly(int.from_bytes(header, "big")))
+        times.append(time.perf_counter() - started)
+    writer.close()
+    server.kill()
+    return times
+
+
+async def one_game(game: str, players: int, spectators: int, home: Path) -> list[float]:
+    host = subprocess.Popen(
+        [sys.executable, "-c", "from ui.cli import main; main()", "host", "--headless",
+         "--game", game, "--players", str(players), "--port", "0", "--discovery-port", "0",
+         "--journal", str(home / f"{time.time_ns()}.journal")],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    assert host.stdout is not None
+    match = LISTENING.search(host.stdout.readline())
+    assert match, "the host did not start"
+    address = f"127.0.0.1:{match.group(1)}"
+    hosts = KnownHosts(home / "known_hosts")
+    sent: dict[int, float] = {}
+    seen: dict[int, int] = {}
+    latencies: list[float] = []
+    done = asyncio.Event()
+
+    async def player(name: str) -> None:
+        client = TableClient(address, name, hosts)
+        runner = asyncio.create_task(client.run())
+        bot: Any = None
+        while not done.is_set():
+            notice = await client.updates.get()
+            if isinstance(notice, SeatTaken):
+                await client.set_ready(True)
+            elif isinstance(notice, GameStarted) and notice.seat is not None:
+                assert client.game is not None
+                bot = make_bot("random", client.game, notice.config, notice.seat, os.urandom(32))
+            elif isinstance(notice, ViewChanged):
+                seq = client.seq
+                if notice.events:
+                    seen[seq] = seen.get(seq, 0) + 1
+                    if seen[seq] == players and seq in sent:
+                        latencies.append(time.perf_counter() - sent.pop(seq))
+                if client.outcome is not None or (client.view or {}).get("over"):
+                    done.set()
+                elif bot is not None and client.my_turn and client.view is not None:
+                    action = bot.choose(client.view, client.legal_actions())
+                    sent[client.seq + 1] = time.perf_counter()
+                    await client.act(action)
+        runner.cancel()
+
+    # The spectators live in a process of their own, as on a real network, and are all seated
+    # before the players sit down, so that their handshakes are not part of the measure.
+    watchers = subprocess.Popen(
+        [sys.executable, "-m", "bench.latency", "--watch", address, "--spectators", str(spectators)],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert watchers.stdout is not None
+    assert watchers.stdout.readline().strip() == "watching"
+    tasks = [asyncio.create_task(player(f"P{i}")) for i in range(players)]
+    await asyncio.wait_for(done.wait(), 300)
+    for task in tasks:
+        task.cancel()
+    host.kill()
+    watchers.kill()
+    return latencies
+
+
+async def watch(address: str, spectators: int) -> None:
+    """The spectators' process: join, say so on stdout, then follow the game until killed."""
+    hosts = KnownHosts(Path(os.environ.get("NETCARDS_CONFIG_DIR", ".")) / "watch_hosts")
+    clients = [TableClient(address, f"S{i}", hosts, spectator=True) for i in range(spectators)]
+    runners = [asyncio.create_task(c.run()) for c in clients]
+    while any(c.lobby is None for c in clients):
+        await asyncio.sleep(0.01)
+    print("watching", flush=True)
+    await asyncio.gather(*runners)
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp)
+        os.environ["NETCARDS_CONFIG_DIR"] = str(home / "config")
+        os.environ["NETCARDS_DATA_DIR"] = str(home / "data")
+        latencies: list[float] = []
+        for _ in range(args.games):
+            latencies += await one_game(args.game, args.players, args.spectators, home)
+        floor = await echo_floor(max(200, len(latencies)), 600)
+    ms = 1000.0
+    print(f"{args.game}: {args.players} bot-driven seats, {args.spectators} spectators, "
+          f"{len(latencies)} actions")  # fmt: skip
+    print(f"{'':<34}{'p50 ms':>9}{'p99 ms':>9}{'mean ms':>9}")
+    for label, values in (
+        ("action -> every seat updated", latencies),
+        ("bare msgpack echo", floor),
+    ):
+        print(
+            f"{label:<34}{percentile(values, 50) * ms:>9.3f}{percentile(values, 99) * ms:>9.3f}"
+            f"{statistics.fmean(values) * ms:>9.3f}"
+        )
+    print(f"p50 ratio: {percentile(latencies, 50) / percentile(floor, 50):.1f}x the bare echo")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="via-gladiola")
+    parser.add_argument("--players", type=int, default=5)
+    parser.add_argument("--spectators", type=int, default=20)
+    parser.add_argument("--games", type=int, default=3)
+    parser.add_argument("--watch", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.watch:
+        asyncio.run(watch(args.watch, args.spectators))
+    else:
+        asyncio.run(main_async(args))
+
+
+if __name__ == "__main__":
+    main()
