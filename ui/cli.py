@@ -41,6 +41,9 @@ def _build_parser() -> argparse.ArgumentParser:
         prog="netcards",
         description="Card games with friends over a LAN or SSH, in the terminal.",
     )
+    parser.add_argument(
+        "--ascii", action="store_true", help="draw with ASCII only (automatic without UTF-8)"
+    )
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 
     sim = sub.add_parser("simulate", help="play games between bots, headless, and print a summary")
@@ -88,6 +91,12 @@ def _build_parser() -> argparse.ArgumentParser:
         type=int,
         help=f"UDP port to answer LAN queries on (default {DISCOVERY_PORT}; 0 = off)",
     )
+
+    join = sub.add_parser("join", help="join a table (opens its lobby)")
+    join.add_argument("address", help="host[:port], e.g. 192.0.2.7 or [::1]:47474")
+    join.add_argument("--name", help="your name at the table (default: from your settings)")
+    join.add_argument("--password")
+    join.add_argument("--spectate", action="store_true", help="watch instead of playing")
 
     bot = sub.add_parser("bot", help="join a table as a bot player, without a screen")
     bot.add_argument("address", help="host[:port], e.g. 192.0.2.7 or [::1]:47474")
@@ -207,9 +216,42 @@ def _deck(args: argparse.Namespace, out: IO[str]) -> int:
     return 0
 
 
+def _app(args: argparse.Namespace, **start: Any) -> int:
+    from ui.app import make_app
+    from ui.user_settings import UserSettings
+
+    settings = UserSettings.load()
+    name = getattr(args, "name", None)
+    if args.command == "join" and name:
+        settings.name = clean_name(name)
+    app = make_app(settings=settings, ascii_mode=True if args.ascii else None, **start)
+    app.run()
+    return 0
+
+
 def _host(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     from ui import headless
 
+    if not args.headless:
+        if args.resume is not None:
+            raise UsageError("--resume works with --headless only")
+        if args.game is None:
+            raise UsageError("host needs --game")
+        from ui.session import TablePlan
+
+        game = get_game(args.game)
+        config = table_config(game, args.players, args.option, args.deck)
+        table_plan = TablePlan(
+            game.id, config.players, dict(config.options),
+            bots=args.bots, bot_level=args.bot_level, name=args.name, password=args.password,
+            bind=args.bind, port=DEFAULT_PORT if args.port is None else args.port,
+            discovery=args.discovery_port != 0, grace=args.grace,
+        )  # fmt: skip
+        if not 0 <= args.bots < config.players:
+            raise UsageError(
+                f"--bots must be between 0 and {config.players - 1} (one seat is yours)"
+            )
+        return _app(args, host=table_plan)
     if args.resume is not None:
         table, port = headless.load_resumed_table(args.resume)
         journal = args.resume
@@ -252,6 +294,14 @@ def _bot(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     )
 
 
+def _join(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    from protocol.address import parse_address
+    from ui.app import JoinPlan
+
+    parse_address(args.address)
+    return _app(args, join=JoinPlan(args.address, args.password, args.spectate))
+
+
 def _discover(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     from ui import headless
 
@@ -265,10 +315,11 @@ def run(argv: Sequence[str], out: IO[str], err: IO[str]) -> int:
     try:
         args = parser.parse_args(list(argv))
         if args.command is None:
-            parser.print_help(out)
-            return 0
-        if args.command in ("host", "bot", "discover"):
-            network = {"host": _host, "bot": _bot, "discover": _discover}[args.command]
+            return _app(args)
+        if args.command in ("host", "bot", "discover", "join"):
+            network = {"host": _host, "bot": _bot, "discover": _discover, "join": _join}[
+                args.command
+            ]
             return network(args, out, err)
         handler = {"simulate": _simulate, "rules": _rules, "deck": _deck}[args.command]
         return handler(args, out)

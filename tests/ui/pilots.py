@@ -1,0 +1,51 @@
+"""Driving the app with key presses only, as a player would."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from textual.pilot import Pilot
+
+GAME_ORDER = ["auf-achse", "velonimo", "via-gladiola"]
+"""The host screen's game list, sorted by display name: Auf Achse, Velonimo, Via Gladiola."""
+
+
+def seeded(seed: int) -> Callable[[int], bytes]:
+    """Deterministic 'randomness' for the app, so deals and screens repeat exactly."""
+    rng = random.Random(seed)
+    return rng.randbytes
+
+
+async def wait_until(pilot: Pilot[Any], predicate: Callable[[], bool], seconds: float = 20) -> None:
+    for _ in range(int(seconds / 0.05)):
+        if predicate():
+            return
+        await pilot.pause(0.05)
+    raise AssertionError(f"timed out; screen is {type(pilot.app.screen).__name__}")
+
+
+async def start_practice(pilot: Pilot[Any], game: str, players: int) -> None:
+    """Menu > Practise, choose the game and the player count, start; returns on the game screen."""
+    app = pilot.app
+    await pilot.press("p")
+    await wait_until(pilot, lambda: type(app.screen).__name__ == "HostSetupScreen")
+    await pilot.pause(0.2)
+    await pilot.press("enter", *["down"] * GAME_ORDER.index(game), "enter")
+    await pilot.pause(0.2)
+    await pilot.press("tab", "enter")
+    select = app.screen.query_one("#players")
+    steps = players - select.value
+    await pilot.press(*(["down"] * steps if steps > 0 else ["up"] * -steps), "enter")
+    await pilot.pause(0.2)
+    assert app.screen.query_one("#game").value == game
+    assert app.screen.query_one("#players").value == players
+    await pilot.press("ctrl+o")
+    await wait_until(pilot, lambda: hasattr(app.screen, "game_id"))
+
+
+async def move_cursor_to(pilot: Pilot[Any], card: int) -> None:
+    hand = pilot.app.screen.query_one("#hand")
+    index = hand.cards.index(card)
+    await pilot.press("home", *["right"] * index)

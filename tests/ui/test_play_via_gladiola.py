@@ -1,0 +1,40 @@
+"""A whole game of Via Gladiola against bots, played through the app with key presses only."""
+
+from __future__ import annotations
+
+from netcards.games.via_gladiola.actions import PlayGladiola, Rest, Walk
+from tests.ui.pilots import move_cursor_to, seeded, start_practice, wait_until
+from ui.app import make_app
+from ui.user_settings import UserSettings
+
+
+async def test_a_full_game_against_bots_with_keys_only() -> None:
+    app = make_app(settings=UserSettings(name="Ann"), random_bytes=seeded(1), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_practice(pilot, "via-gladiola", 3)
+        screen = app.screen
+        client = screen.client
+        moves = 0
+        while type(app.screen).__name__ != "ResultsScreen":
+            await wait_until(
+                pilot, lambda: client.my_turn or client.outcome is not None, seconds=30
+            )
+            if client.outcome is not None:
+                break
+            legal = client.legal_actions()
+            plays = [a for a in legal if isinstance(a, Walk | PlayGladiola)]
+            seq = client.seq
+            if plays:
+                await move_cursor_to(pilot, plays[0].card)
+                await pilot.press("enter")
+            else:
+                assert legal == [Rest()]
+                await pilot.press("r")
+            await wait_until(pilot, lambda: client.seq > seq or client.outcome is not None)
+            moves += 1
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "ResultsScreen")
+        await wait_until(pilot, lambda: client.verdict is not None)
+        assert client.verdict.ok
+        assert moves > 5
+        verdict = str(app.screen.query_one("#verdict").render())
+        assert "deal verified" in verdict

@@ -1,0 +1,271 @@
+"""What every game screen shares: the players, the table, your hand, the log, the chat.
+
+A game screen only renders the seat's view and sends intents; the host decides. Each title
+subclasses `GameScreen` with its card looks, its table, its words for events and its keys.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.console import RenderableType
+from rich.markup import escape
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, RichLog, Static
+
+from netcards.action import Action
+from protocol.client import (
+    ChatLine,
+    Connected,
+    DealChecked,
+    Failed,
+    GameOver,
+    GameStarted,
+    HostRefused,
+    LinkDown,
+    ViewChanged,
+)
+from ui.i18n import _
+from ui.session import Session, SessionNotice
+from ui.widgets.cardface import Look
+from ui.widgets.chat import ChatBox
+from ui.widgets.hand import Hand
+from ui.widgets.players import PlayerRow, PlayersPanel
+
+
+class GameScreen(Screen[None]):
+    """The table of one game.
+
+    | Key | Action |
+    | :- | :- |
+    | left / right, enter | Choose a card and play it |
+    | ? | The rules of this game |
+    | c | Chat |
+    | escape | Back to your hand (from the chat), or leave the table |
+    """
+
+    BINDINGS: ClassVar[list[Any]] = [
+        Binding("question_mark", "rules", _("Rules")),
+        Binding("c", "chat", _("Chat")),
+        Binding("escape", "back", _("Leave")),
+    ]
+    game_id: ClassVar[str]
+    multi_select: ClassVar[bool] = False
+    score_title: ClassVar[str] = "score"
+
+    def __init__(self, session: Session, *, ascii_mode: bool = False) -> None:
+        super().__init__()
+        self.session = session
+        self.ascii_mode = ascii_mode
+        self.message = ""
+
+    # -- layout ------------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="banner")
+        with Horizontal(id="top"):
+            with Vertical(id="left"):
+                yield PlayersPanel(ascii_mode=self.ascii_mode, id="players")
+                yield Static("", id="table")
+            with Vertical(id="right"):
+                yield RichLog(wrap=True, markup=True, id="log")
+                yield ChatBox(id="chat")
+        yield Static("", id="status")
+        yield Hand(multi=self.multi_select, ascii_mode=self.ascii_mode, id="hand")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#banner").display = False
+        self.shown = 0
+        self.log_new_events()
+        for line in self.client.chat:
+            self.show_chat(line)
+        self.refresh_all()
+        self.query_one(Hand).focus()
+
+    @property
+    def client(self) -> Any:
+        return self.session.client
+
+    @property
+    def view(self) -> dict[str, Any]:
+        return self.client.view or {}
+
+    @property
+    def seat(self) -> int | None:
+        return self.client.seat  # type: ignore[no-any-return]
+
+    def name_of(self, seat: int | None) -> str:
+        if seat is None:
+            return _("the table")
+        if seat == self.seat:
+            return _("you")
+        names = self.client.names
+        return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
+
+    # -- what subclasses provide --------------------------------------------------------------------
+
+    @classmethod
+    def result_lines(cls, outcome: Any, names: list[str], config: Any) -> list[str]:
+        """The game's breakdown of the final scores, one line per player (results screen)."""
+        return []
+
+    def look(self, card: int) -> Look:
+        raise NotImplementedError
+
+    def table_text(self) -> RenderableType:
+        raise NotImplementedError
+
+    def describe(self, event: dict[str, Any]) -> str | None:
+        """The event in words for the log (None: not worth a line)."""
+        return None
+
+    def score_of(self, seat: int) -> str:
+        return ""
+
+    def prompt(self) -> str:
+        """What the player may do now, with the keys."""
+        return ""
+
+    def hand_cards(self) -> list[int]:
+        return list(self.view.get("hand", []))
+
+    def playable(self, legal: list[Action]) -> set[int]:
+        cards: set[int] = set()
+        for action in legal:
+            card = getattr(action, "card", None)
+            if isinstance(card, int):
+                cards.add(card)
+            for c in getattr(action, "cards", ()) or ():
+                cards.add(c)
+        return cards
+
+    def on_hand_chosen(self, message: Hand.Chosen) -> None:
+        """Enter on the hand: subclasses turn the card (or selection) into an action."""
+
+    # -- refreshing ----------------------------------------------------------------------------------
+
+    def refresh_all(self) -> None:
+        view = self.view
+        if not view:
+            return
+        to_act = set(self.client.to_act)
+        rows = []
+        sizes = view.get("hand_sizes", [])
+        for seat in range(view.get("players", len(self.client.names))):
+            away = False
+            lobby = self.client.lobby
+            if lobby is not None and seat < len(lobby.seats):
+                info = lobby.seats[seat]
+                away = info.kind == "human" and not info.connected
+            rows.append(
+                PlayerRow(
+                    seat,
+                    self.client.names[seat] if seat < len(self.client.names) else str(seat),
+                    sizes[seat] if seat < len(sizes) else None,
+                    self.score_of(seat),
+                    seat in to_act and not view.get("over"),
+                    seat == self.seat,
+                    away,
+                )
+            )
+        self.query_one(PlayersPanel).show(rows, self.score_title)
+        self.query_one("#table", Static).update(self.table_text())
+        legal = self.client.legal_actions() if self.client.my_turn else []
+        cards = self.hand_cards()
+        hand = self.query_one(Hand)
+        hand.set_cards(cards, [self.look(c) for c in cards], self.playable(legal))
+        status = Text()
+        if self.message:
+            status.append("! " + self.message + "  ", style="bold red")
+        status.append(self.prompt())
+        self.query_one("#status", Static).update(status)
+
+    def say(self, text: str) -> None:
+        """A line in the status bar until the next move (errors, hints)."""
+        self.message = text
+        self.refresh_all()
+
+    def log_new_events(self) -> None:
+        """Write the events of the client's log not shown yet (the log is the one truth: it is
+        whole again after a rejoin, and notices may arrive for events already written)."""
+        log = self.client.log
+        if len(log) < self.shown:  # the log was sent again from the start (a rejoin)
+            self.query_one("#log", RichLog).clear()
+            self.shown = 0
+        for event in log[self.shown :]:
+            self.log_event(event)
+        self.shown = len(log)
+
+    def log_event(self, event: dict[str, Any]) -> None:
+        line = self.describe(event)
+        if line:
+            self.query_one("#log", RichLog).write(escape(line))
+
+    def show_chat(self, line: ChatLine) -> None:
+        self.query_one(ChatBox).add(line.name, line.text, notice=line.seat is None)
+
+    # -- the table talking --------------------------------------------------------------------------
+
+    def on_session_notice(self, message: SessionNotice) -> None:
+        notice = message.notice
+        if isinstance(notice, ViewChanged):
+            self.log_new_events()
+            self.message = ""
+            self.refresh_all()
+        elif isinstance(notice, ChatLine):
+            self.show_chat(notice)
+        elif isinstance(notice, HostRefused):
+            self.say(notice.text)
+        elif isinstance(notice, LinkDown):
+            banner = self.query_one("#banner", Static)
+            banner.update(
+                _("Connection lost: {reason}. Reconnecting...").format(reason=notice.reason)
+                if notice.retrying
+                else _("Connection lost: {reason}.").format(reason=notice.reason)
+            )
+            banner.display = True
+        elif isinstance(notice, Connected):
+            self.query_one("#banner").display = False
+        elif isinstance(notice, GameStarted):
+            self.refresh_all()
+        elif isinstance(notice, GameOver):
+            self.refresh_all()
+            self.app.show_results(self.session)  # type: ignore[attr-defined]
+        elif isinstance(notice, DealChecked | Failed):
+            self.app.handle_session_end(notice)  # type: ignore[attr-defined]
+
+    async def send(self, action: Action) -> None:
+        self.message = ""
+        try:
+            await self.client.act(action)
+        except ConnectionError:
+            self.say(_("not connected: your move was not sent"))
+
+    async def on_chat_box_said(self, message: ChatBox.Said) -> None:
+        try:
+            await self.client.say(message.text)
+        except ConnectionError:
+            self.say(_("not connected: the line was not sent"))
+        self.query_one(Hand).focus()
+
+    def legal(self) -> list[Action]:
+        return self.client.legal_actions() if self.client.my_turn else []
+
+    # -- keys ------------------------------------------------------------------------------------------
+
+    def action_rules(self) -> None:
+        self.app.show_rules(self.game_id)  # type: ignore[attr-defined]
+
+    def action_chat(self) -> None:
+        self.query_one("#chat-input").focus()
+
+    def action_back(self) -> None:
+        if self.focused is not None and self.focused.id == "chat-input":
+            self.query_one(Hand).focus()
+            return
+        self.app.confirm_leave()  # type: ignore[attr-defined]

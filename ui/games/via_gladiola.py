@@ -1,0 +1,211 @@
+"""Via Gladiola's table: the walk pile with its cadence, your hand with its blisters."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.console import RenderableType
+from rich.text import Text
+from textual.binding import Binding
+
+from netcards.games.via_gladiola.actions import PlayGladiola, Rest, Walk
+from netcards.games.via_gladiola.cards import deck_for, kind_of
+from ui.games.base import GameScreen
+from ui.i18n import _, ngettext
+from ui.widgets.cardface import Look
+from ui.widgets.hand import Hand
+
+
+def _card_label(card: int, deck: Any) -> str:
+    kind = kind_of(card)
+    if kind == "distance":
+        return str(deck.value[card])
+    return {"finish": "FIN", "gladiola": "GLA"}.get(kind, "S")
+
+
+BLISTER_COLOURS = ("green", "green", "yellow", "yellow", "red", "red")
+
+
+class ViaGladiolaScreen(GameScreen):
+    """Via Gladiola.
+
+    | Key | Action |
+    | :- | :- |
+    | left / right | Choose a card |
+    | enter | Walk it (or lay a Gladiola, on day 4) |
+    | r | Rest: draw one card |
+    """
+
+    BINDINGS: ClassVar[list[Any]] = [
+        *GameScreen.BINDINGS,
+        Binding("enter", "play", _("Walk")),
+        Binding("r", "rest", _("Rest")),
+    ]
+    game_id = "via-gladiola"
+    score_title = "blisters"
+
+    def on_mount(self) -> None:
+        config = self.client.config
+        self.deck = deck_for(config.options.get("deck") if config else None)
+        super().on_mount()
+
+    @classmethod
+    def result_lines(cls, outcome: Any, names: list[str], config: Any) -> list[str]:
+        deck = deck_for(config.options.get("deck") if config else None)
+        lines = []
+        for seat, hand in enumerate(outcome.detail.get("hands", [])):
+            parts = " + ".join(f"{_card_label(c, deck)}:{deck.blisters[c]}" for c in hand) or "-"
+            lines.append(
+                _("{name}: {n} cards, {parts} = {total} blisters").format(
+                    name=names[seat], n=len(hand), parts=parts, total=outcome.scores[seat]
+                )
+            )
+        return lines
+
+    def look(self, card: int) -> Look:
+        kind = kind_of(card)
+        blisters = self.deck.blisters[card]
+        mark = ("b" if self.ascii_mode else "•") + str(blisters)
+        colour = BLISTER_COLOURS[min(blisters, 5)]
+        if kind == "distance":
+            value = self.deck.value[card]
+            return Look(str(value), mark, colour, f"{value}")
+        if kind == "finish":
+            return Look("FIN", mark, "bold cyan", _("Finish"))
+        if kind == "gladiola":
+            return Look("GLA", mark, "magenta", _("Gladiola"))
+        return Look("S", "", "", _("Start"))
+
+    def card_name(self, card: int) -> str:
+        kind = kind_of(card)
+        if kind == "distance":
+            return str(self.deck.value[card])
+        if kind == "finish":
+            return _("a Finish")
+        if kind == "gladiola":
+            return _("a Gladiola")
+        return _("a Start card")
+
+    # -- the table --------------------------------------------------------------------------------
+
+    def table_text(self) -> RenderableType:
+        view = self.view
+        text = Text()
+        text.append(_("Day {day} of 4").format(day=view["day"]), style="bold")
+        text.append("   " + _("draw pile: {n}").format(n=view["draw_pile"]) + "\n")
+        pile = [self.card_name(c) if kind_of(c) != "start" else "0" for c in view["walk_pile"]]
+        arrow = " > " if self.ascii_mode else " → "
+        shown = pile if len(pile) <= 9 else ["...", *pile[-8:]]
+        text.append(_("Walk pile: ") + arrow.join(shown) + "\n")
+        top = view["top_value"]
+        if top < 50:
+            text.append(
+                _(
+                    "From {top}: {a}-{b} draw 0 · {c}-{d} draw 1 · {e}-{f} draw 2 · more is too fast"
+                ).format(
+                    top=top, a=top + 1, b=top + 5, c=top + 6, d=top + 10, e=top + 11, f=top + 15
+                )
+                + "\n",
+                style="dim",
+            )
+        if view["gladiolas"]:
+            text.append(_("Gladiolas laid aside: {n}").format(n=len(view["gladiolas"])) + "\n")
+        days = [f"{d['day']}" for d in view["finished_days"]]
+        if days:
+            text.append(_("Finished days still to reshuffle: {days}").format(days=", ".join(days)))
+        return text
+
+    def score_of(self, seat: int) -> str:
+        final = self.view.get("final_hands")
+        if final:
+            return str(sum(self.deck.blisters[c] for c in final[seat]))
+        if seat == self.seat:
+            return str(sum(self.deck.blisters[c] for c in self.view.get("hand", [])))
+        return ""
+
+    def prompt(self) -> str:
+        view = self.view
+        if view.get("over"):
+            return _("The game is over.")
+        if not self.client.my_turn:
+            current = view.get("current")
+            return _("Waiting for {name}.").format(name=self.name_of(current))
+        if view["day"] == 4:
+            return _("Your turn: enter walks the card (or lays a Gladiola) · r rests")
+        return _("Your turn: enter walks the card · r rests (draw one)")
+
+    # -- the log --------------------------------------------------------------------------------------
+
+    def describe(self, event: dict[str, Any]) -> str | None:
+        kind = event["kind"]
+        who = self.name_of(event.get("seat"))
+        if kind == "walk":
+            draws = event["cadence_draws"]
+            pace = (_("normal"), _("fast"), _("very fast"))[draws]
+            return _("{who} walked {card} ({pace})").format(
+                who=who.capitalize(), card=self.card_name(event["card"]), pace=pace
+            )
+        if kind == "draw":
+            if event.get("cards"):
+                names = ", ".join(self.card_name(c) for c in event["cards"])
+                return _("You drew {cards}").format(cards=names)
+            return ngettext("{who} drew {n} card", "{who} drew {n} cards", event["count"]).format(
+                who=who.capitalize(), n=event["count"]
+            )
+        if kind == "rest":
+            return _("{who} rested").format(who=who.capitalize())
+        if kind == "gladiola":
+            return _("{who} laid a Gladiola aside").format(who=who.capitalize())
+        if kind == "reshuffle":
+            return _("Day {day}'s walk pile was shuffled into a new draw pile ({n} cards)").format(
+                day=event["day"], n=event["size"]
+            )
+        if kind == "stalemate":
+            return _("Nobody could move any more: the day ends (stalemate guard)")
+        if kind == "day_end":
+            return _("Day {day} is over").format(day=event["day"])
+        if kind == "day_start":
+            return _("Day {day} begins: {who} starts").format(day=event["day"], who=who)
+        if kind == "game_end":
+            return _("The game is over")
+        return None
+
+    # -- playing -----------------------------------------------------------------------------------------
+
+    def on_hand_chosen(self, message: Hand.Chosen) -> None:
+        message.stop()
+        self.run_worker(self.play_card(message.card), exclusive=True, group="move")
+
+    async def play_card(self, card: int | None) -> None:
+        if not self.client.my_turn:
+            self.say(_("it is not your turn"))
+            return
+        if card is None:
+            return
+        legal = self.legal()
+        for action in (Walk(card), PlayGladiola(card)):
+            if action in legal:
+                await self.send(action)
+                return
+        top = self.view["top_value"]
+        if kind_of(card) == "gladiola":
+            self.say(_("Gladiolas can only be laid on day 4"))
+        elif kind_of(card) == "distance" and self.deck.value[card] <= top:
+            self.say(
+                _("{card} is not higher than {top}").format(card=self.card_name(card), top=top)
+            )
+        else:
+            self.say(
+                _("{card} is too far above {top} (more than +15)").format(
+                    card=self.card_name(card), top=top
+                )
+            )
+
+    def action_play(self) -> None:
+        self.query_one(Hand).action_choose()
+
+    async def action_rest(self) -> None:
+        if Rest() in self.legal():
+            await self.send(Rest())
+        else:
+            self.say(_("it is not your turn"))

@@ -1,0 +1,75 @@
+"""Small yes/no questions (leave the table? trust this host?)."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from ui.i18n import _
+
+
+class Confirm(ModalScreen[bool]):
+    """A question with two answers.
+
+    | Key | Action |
+    | :- | :- |
+    | y / enter | Yes |
+    | n / escape | No |
+    """
+
+    BINDINGS = [
+        Binding("y", "answer(True)", _("Yes")),
+        Binding("n", "answer(False)", _("No")),
+        Binding("escape", "answer(False)", show=False),
+    ]
+
+    def __init__(self, question: str, yes: str = "", no: str = "", *, loud: bool = False) -> None:
+        super().__init__()
+        self.question = question
+        self.yes = yes or _("Yes")
+        self.no = no or _("No")
+        self.loud = loud
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="loud" if self.loud else ""):
+            yield Static(self.question, id="question")
+            with Horizontal(id="answers"):
+                yield Button(self.yes + " (y)", id="yes", variant="primary")
+                yield Button(self.no + " (n)", id="no")
+
+    def on_mount(self) -> None:
+        self.query_one("#yes", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+class Notice(ModalScreen[None]):
+    """A message to read, then back (enter or escape)."""
+
+    BINDINGS = [Binding("escape,enter", "close", _("Close"))]
+
+    def __init__(self, text: str, *, loud: bool = False) -> None:
+        super().__init__()
+        self.text = text
+        self.loud = loud
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="loud" if self.loud else ""):
+            yield Static(self.text, id="question")
+            yield Button(_("OK (enter)"), id="ok", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one(Button).focus()
+
+    def on_button_pressed(self) -> None:
+        self.dismiss(None)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

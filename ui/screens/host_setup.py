@@ -1,0 +1,200 @@
+"""Opening a table (or a practice game): the game, the seats, the bots and the game's options.
+
+The options form is built from the game's own option list, so a new option in the engine shows
+up here without a change; every value is checked by the engine before the table opens.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
+
+from netcards.bots.base import bot_levels
+from netcards.errors import GameError
+from netcards.options import OptionSpec
+from netcards.registry import all_games, get_game
+from protocol.address import DEFAULT_PORT
+from ui.i18n import _
+from ui.session import TablePlan
+
+
+class HostSetupScreen(Screen[None]):
+    """Host a table, or practise against bots.
+
+    | Key | Action |
+    | :- | :- |
+    | tab / shift+tab | Next / previous field |
+    | ctrl+o | Open the table |
+    | escape | Back to the menu |
+    """
+
+    BINDINGS = [
+        Binding("ctrl+o", "open", _("Open the table")),
+        Binding("escape", "app.pop_screen", _("Back")),
+    ]
+
+    def __init__(self, *, practise: bool = False, player: str = "") -> None:
+        super().__init__()
+        self.practise = practise
+        self.player = player
+
+    def compose(self) -> ComposeResult:
+        games = sorted(all_games().values(), key=lambda g: g.name)
+        title = _("Practise against bots") if self.practise else _("Host a table")
+        with VerticalScroll(id="form"):
+            yield Static(title, classes="form-title")
+            yield Label(_("Game"))
+            yield Select(
+                [(g.name, g.id) for g in games], value=games[0].id, allow_blank=False, id="game"
+            )
+            yield Label(_("Players"))
+            first = games[0]
+            counts = [(str(n), n) for n in range(first.min_players, first.max_players + 1)]
+            yield Select(counts, id="players", allow_blank=False)
+            if not self.practise:
+                yield Label(_("Bots (they take the last seats)"))
+                yield Select([("0", 0)], value=0, id="bots", allow_blank=False)
+            yield Label(_("Bot level"))
+            yield Select(
+                [(lvl, lvl) for lvl in bot_levels()],
+                value="heuristic",
+                allow_blank=False,
+                id="level",
+            )
+            if not self.practise:
+                yield Label(_("Table name"))
+                yield Input(value=f"{self.player}'s table", id="name")
+                yield Label(_("Password (empty: none)"))
+                yield Input(password=True, id="password")
+                yield Label(_("Port"))
+                yield Input(value=str(DEFAULT_PORT), id="port", restrict=r"[0-9]*")
+            yield Vertical(id="options")
+            yield Static("", id="form-error")
+            with Horizontal(id="form-buttons"):
+                yield Button(
+                    _("Start") if self.practise else _("Open the table"),
+                    id="open",
+                    variant="primary",
+                )
+                yield Button(_("Back"), id="back")
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        await self.game_changed()
+        self.query_one("#game", Select).focus()
+
+    @property
+    def game_id(self) -> str:
+        return str(self.query_one("#game", Select).value)
+
+    async def game_changed(self) -> None:
+        game = get_game(self.game_id)
+        players = self.query_one("#players", Select)
+        players.set_options([(str(n), n) for n in range(game.min_players, game.max_players + 1)])
+        players.value = min(max(3, game.min_players), game.max_players)
+        self.players_changed()
+        box = self.query_one("#options", Vertical)
+        await box.remove_children()
+        for spec in game.option_specs:
+            await box.mount(*self.option_widgets(spec))
+
+    def players_changed(self) -> None:
+        if self.practise:
+            return
+        value = self.query_one("#players", Select).value
+        n = value if isinstance(value, int) else 2
+        bots = self.query_one("#bots", Select)
+        bots.set_options([(str(k), k) for k in range(n)])
+        bots.value = 0
+
+    def option_widgets(self, spec: OptionSpec) -> list[Any]:
+        wid = f"opt-{spec.name}"
+        label = Label(spec.help)
+        if spec.kind == "bool":
+            return [Checkbox(spec.help, value=bool(spec.default), id=wid)]
+        if spec.kind == "seat":
+            choices = [(_("random"), "random")] + [(str(i + 1), str(i)) for i in range(8)]
+            return [label, Select(choices, value="random", allow_blank=False, id=wid)]
+        if spec.kind == "deck":
+            return [
+                Label(_("Deck file (empty: the house deck)")),
+                Input(id=wid, placeholder="path/to/deck.toml"),
+            ]
+        if spec.kind == "int_list":
+            default = ",".join(str(v) for v in spec.default or [])
+            return [label, Input(value=default, id=wid)]
+        if spec.kind == "choice":
+            return [
+                label,
+                Select(
+                    [(c, c) for c in spec.choices], value=spec.default, allow_blank=False, id=wid
+                ),
+            ]
+        return [label, Input(value="" if spec.default is None else str(spec.default), id=wid)]
+
+    async def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "game":
+            await self.game_changed()
+        elif event.select.id == "players":
+            self.players_changed()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "open":
+            self.action_open()
+        else:
+            self.app.pop_screen()
+
+    def plan(self) -> TablePlan:
+        """The table asked for, checked by the engine; GameError or ValueError say what is wrong."""
+        game = get_game(self.game_id)
+        players = self.query_one("#players", Select).value
+        assert isinstance(players, int)
+        options: dict[str, Any] = {}
+        for spec in game.option_specs:
+            widget = self.query_one(f"#opt-{spec.name}")
+            if isinstance(widget, Checkbox):
+                options[spec.name] = widget.value
+            elif isinstance(widget, Select):
+                value = str(widget.value)
+                options[spec.name] = None if value == "random" else int(value)
+            elif isinstance(widget, Input):
+                text = widget.value.strip()
+                if spec.kind == "deck":
+                    if text:
+                        options[spec.name] = Path(text).expanduser().read_text(encoding="utf-8")
+                elif text:
+                    options[spec.name] = spec.parse_text(text)
+        game.make_config(players, options)
+        level = str(self.query_one("#level", Select).value)
+        if self.practise:
+            return TablePlan(
+                game.id, players, options, bots=players - 1, bot_level=level,
+                name=_("practice"), bind="127.0.0.1", port=0, discovery=False,
+            )  # fmt: skip
+        bots = self.query_one("#bots", Select).value
+        port_text = self.query_one("#port", Input).value.strip() or str(DEFAULT_PORT)
+        password = self.query_one("#password", Input).value
+        return TablePlan(
+            game.id, players, options, bots=int(bots) if isinstance(bots, int) else 0,
+            bot_level=level, name=self.query_one("#name", Input).value.strip() or "netcards table",
+            password=password or None, port=int(port_text),
+        )  # fmt: skip
+
+    def action_open(self) -> None:
+        error = self.query_one("#form-error", Static)
+        try:
+            plan = self.plan()
+        except (GameError, ValueError) as exc:
+            error.update(f"[b red]! {exc}[/]")
+            return
+        except OSError as exc:
+            error.update(f"[b red]! {_('cannot read the deck file')}: {exc.strerror}[/]")
+            return
+        error.update("")
+        self.app.open_table(plan)  # type: ignore[attr-defined]

@@ -1,0 +1,81 @@
+"""Joining a table by its address (or from the list of tables found on the LAN)."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Checkbox, Footer, Input, Label, Static
+
+from protocol.address import AddressError, parse_address
+from ui.i18n import _
+
+
+class JoinScreen(Screen[None]):
+    """Join by address.
+
+    | Key | Action |
+    | :- | :- |
+    | tab / shift+tab | Next / previous field |
+    | enter | Join |
+    | escape | Back |
+    """
+
+    BINDINGS = [Binding("escape", "app.pop_screen", _("Back"))]
+
+    def __init__(self, address: str = "", name: str = "", fingerprint: str = "") -> None:
+        super().__init__()
+        self.address = address
+        self.player = name
+        self.fingerprint = fingerprint
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="form"):
+            yield Static(_("Join a table"), classes="form-title")
+            yield Label(_("Address (host or host:port, e.g. 192.0.2.7 or [::1]:47474)"))
+            yield Input(value=self.address, id="address")
+            if self.fingerprint:
+                yield Static(
+                    _("The table says its fingerprint is {fp}").format(fp=self.fingerprint),
+                    classes="dim",
+                )
+            yield Label(_("Your name"))
+            yield Input(value=self.player, id="name")
+            yield Label(_("Password (if the table has one)"))
+            yield Input(password=True, id="password")
+            yield Checkbox(_("Watch as a spectator"), id="spectator")
+            yield Static("", id="form-error")
+            with Horizontal(id="form-buttons"):
+                yield Button(_("Join"), id="join", variant="primary")
+                yield Button(_("Back"), id="back")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#address" if not self.address else "#name", Input).focus()
+
+    def on_input_submitted(self) -> None:
+        self.join()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "join":
+            self.join()
+        else:
+            self.app.pop_screen()
+
+    def join(self) -> None:
+        address = self.query_one("#address", Input).value.strip()
+        name = self.query_one("#name", Input).value.strip()
+        error = self.query_one("#form-error", Static)
+        try:
+            parse_address(address)
+        except AddressError as exc:
+            error.update(f"[b red]! {exc}[/]")
+            return
+        if not name:
+            error.update("[b red]! " + _("a name is needed") + "[/]")
+            return
+        error.update("")
+        password = self.query_one("#password", Input).value or None
+        spectator = self.query_one("#spectator", Checkbox).value
+        self.app.join_table(address, name, password, spectator)  # type: ignore[attr-defined]

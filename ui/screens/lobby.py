@@ -1,0 +1,187 @@
+"""The lobby: who sits where, who is ready, the host's fingerprint to compare, and chat."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from netcards.bots.base import bot_levels
+from netcards.registry import get_game
+from protocol.client import (
+    ChatLine,
+    Connected,
+    Failed,
+    GameStarted,
+    HostRefused,
+    LinkDown,
+    LobbyChanged,
+    SeatTaken,
+)
+from ui.i18n import _
+from ui.session import Session, SessionNotice
+from ui.widgets.chat import ChatBox
+
+
+class LobbyScreen(Screen[None]):
+    """Waiting for the game to start.
+
+    | Key | Action |
+    | :- | :- |
+    | r | Ready / not ready |
+    | b | (owner) Put a bot in the first open seat |
+    | l | (owner) Change the level of the next bots |
+    | x | (owner) Take the bot out of the selected seat |
+    | c | Chat |
+    | escape | Leave the table |
+    """
+
+    BINDINGS = [
+        Binding("r", "ready", _("Ready")),
+        Binding("b", "add_bot", _("Add bot")),
+        Binding("l", "level", _("Bot level")),
+        Binding("x", "remove_bot", _("Remove bot")),
+        Binding("c", "chat", _("Chat")),
+        Binding("escape", "back", _("Leave")),
+    ]
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+        self.ready = False
+        self.level = "heuristic"
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="banner")
+        with Horizontal(id="lobby"):
+            with Vertical(id="lobby-left"):
+                yield Static("", id="lobby-title")
+                yield DataTable(id="seats", cursor_type="row", zebra_stripes=True)
+                yield Static("", id="lobby-note")
+            yield ChatBox(id="chat")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#banner").display = False
+        table = self.query_one("#seats", DataTable)
+        table.add_columns(_("seat"), _("player"), _("ready"), "")
+        for line in self.session.client.chat:
+            self.query_one(ChatBox).add(line.name, line.text, notice=line.seat is None)
+        self.refresh_lobby()
+        table.focus()
+
+    def refresh_lobby(self) -> None:
+        client = self.session.client
+        lobby = client.lobby
+        title = Text()
+        if lobby is None:
+            title.append(_("Connecting to {address}...").format(address=client.address))
+            self.query_one("#lobby-title", Static).update(title)
+            return
+        game = get_game(lobby.game)
+        title.append(f"{lobby.table}\n", style="bold")
+        title.append(_("{game}, {n} players").format(game=game.name, n=lobby.players) + "\n")
+        title.append(_("Host fingerprint: "))
+        title.append(client.fingerprint, style="bold")
+        title.append("\n" + _("(compare it with the host's screen before you play)"), style="dim")
+        if lobby.password:
+            title.append("\n" + _("This table has a password."), style="dim")
+        self.query_one("#lobby-title", Static).update(title)
+        table = self.query_one("#seats", DataTable)
+        row = table.cursor_row
+        table.clear()
+        for info in lobby.seats:
+            if info.kind == "open":
+                name, state = Text(_("(open)"), style="dim"), ""
+            elif info.kind == "bot":
+                name = Text(_("{name} (bot, {level})").format(name=info.name, level=info.bot_level))
+                state = ""
+            else:
+                name = Text(info.name + (_(" (you)") if info.seat == client.seat else ""))
+                state = "" if info.connected else _("away")
+            ready = ("✓" if info.ready else "·") if info.kind != "open" else ""
+            table.add_row(str(info.seat + 1), name, ready, state)
+        if row is not None and 0 <= row < len(lobby.seats):
+            table.move_cursor(row=row)
+        note = lobby.note or (_("Dealing...") if lobby.phase == "dealing" else "")
+        keys = _("r: ready") + (
+            ""
+            if not client.owner
+            else "   "
+            + _("b: add bot   x: remove bot   l: bot level ({level})").format(level=self.level)
+        )
+        self.query_one("#lobby-note", Static).update(Text(note + "\n" + keys))
+
+    def on_session_notice(self, message: SessionNotice) -> None:
+        notice = message.notice
+        if isinstance(notice, LobbyChanged | SeatTaken | Connected):
+            self.query_one("#banner").display = False
+            self.refresh_lobby()
+        elif isinstance(notice, ChatLine):
+            self.query_one(ChatBox).add(notice.name, notice.text, notice=notice.seat is None)
+        elif isinstance(notice, HostRefused):
+            self.notify(notice.text, severity="error")
+        elif isinstance(notice, LinkDown):
+            banner = self.query_one("#banner", Static)
+            banner.update(
+                _("Connection lost: {reason}. Reconnecting...").format(reason=notice.reason)
+            )
+            banner.display = True
+        elif isinstance(notice, GameStarted):
+            self.app.start_game(self.session)  # type: ignore[attr-defined]
+        elif isinstance(notice, Failed):
+            self.app.handle_session_end(notice)  # type: ignore[attr-defined]
+
+    async def action_ready(self) -> None:
+        self.ready = not self.ready
+        try:
+            await self.session.client.set_ready(self.ready)
+        except ConnectionError:
+            self.notify(_("not connected"), severity="error")
+
+    async def action_add_bot(self) -> None:
+        lobby = self.session.client.lobby
+        if lobby is None or not self.session.client.owner:
+            self.notify(_("only the table's owner adds bots"), severity="warning")
+            return
+        open_seats = [s.seat for s in lobby.seats if s.kind == "open"]
+        if not open_seats:
+            self.notify(_("no open seat"), severity="warning")
+            return
+        await self.session.client.add_bot(open_seats[0], self.level)
+
+    def action_level(self) -> None:
+        levels = list(bot_levels())
+        self.level = levels[(levels.index(self.level) + 1) % len(levels)]
+        self.refresh_lobby()
+
+    async def action_remove_bot(self) -> None:
+        lobby = self.session.client.lobby
+        table = self.query_one("#seats", DataTable)
+        if lobby is None or not self.session.client.owner:
+            self.notify(_("only the table's owner removes bots"), severity="warning")
+            return
+        row = table.cursor_row
+        if row is None or lobby.seats[row].kind != "bot":
+            self.notify(_("select a bot's seat first"), severity="warning")
+            return
+        await self.session.client.remove_bot(row)
+
+    async def on_chat_box_said(self, message: ChatBox.Said) -> None:
+        try:
+            await self.session.client.say(message.text)
+        except ConnectionError:
+            self.notify(_("not connected"), severity="error")
+        self.query_one("#seats").focus()
+
+    def action_chat(self) -> None:
+        self.query_one("#chat-input").focus()
+
+    def action_back(self) -> None:
+        if self.focused is not None and self.focused.id == "chat-input":
+            self.query_one("#seats").focus()
+            return
+        self.app.confirm_leave()  # type: ignore[attr-defined]

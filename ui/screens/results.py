@@ -1,0 +1,107 @@
+"""The end of a game: places and scores with each game's breakdown, and the deal check."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Static
+
+from protocol.client import DealChecked, Failed
+from ui.games import screen_class
+from ui.i18n import _
+from ui.session import Session, SessionNotice
+
+
+class ResultsScreen(Screen[None]):
+    """The results.
+
+    | Key | Action |
+    | :- | :- |
+    | a | Play again |
+    | m / escape | Back to the menu |
+    """
+
+    BINDINGS = [
+        Binding("a", "again", _("Play again")),
+        Binding("m,escape", "menu", _("Menu")),
+    ]
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="results"):
+            yield Static("", id="results-table")
+            yield Static("", id="results-detail")
+            yield Static(_("Checking the deal..."), id="verdict")
+            with Horizontal(id="form-buttons"):
+                yield Button(_("Play again (a)"), id="again", variant="primary")
+                yield Button(_("Menu (m)"), id="menu")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        client = self.session.client
+        outcome = client.outcome
+        if outcome is None:
+            return
+        names = list(client.names)
+        table = Table(title=_("Game over"), expand=False)
+        table.add_column(_("place"))
+        table.add_column(_("player"))
+        table.add_column(client.game.score_name if client.game else _("score"))
+        table.add_column("")
+        for seat in sorted(range(len(names)), key=lambda s: outcome.places[s]):
+            you = _(" (you)") if seat == client.seat else ""
+            won = _("winner") if seat in outcome.winners else ""
+            table.add_row(
+                str(outcome.places[seat]), names[seat] + you, str(outcome.scores[seat]), won
+            )
+        self.query_one("#results-table", Static).update(table)
+        screen = screen_class(client.game.id) if client.game else None
+        if screen is not None:
+            self.query_one("#results-detail", Static).update(
+                Text("\n".join(screen.result_lines(outcome, names, client.config)))
+            )
+        if client.verdict is not None:
+            self.show_verdict(client.verdict.ok, client.verdict.problems)
+        self.query_one("#again", Button).focus()
+
+    def show_verdict(self, ok: bool, problems: list[str]) -> None:
+        verdict = self.query_one("#verdict", Static)
+        if ok:
+            verdict.update(
+                Text(
+                    _(
+                        "✓ deal verified: the host could not choose the cards, and every move checks out"
+                    ),
+                    style="bold green",
+                )
+            )
+        else:
+            verdict.update(Text(_("✗ deal NOT verified: ") + "; ".join(problems), style="bold red"))
+
+    def on_session_notice(self, message: SessionNotice) -> None:
+        notice = message.notice
+        if isinstance(notice, DealChecked):
+            self.show_verdict(notice.verdict.ok, notice.verdict.problems)
+        elif isinstance(notice, Failed) and self.session.client.verdict is None:
+            self.query_one("#verdict", Static).update(
+                _("The deal could not be checked: {why}").format(why=notice.reason)
+            )
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "again":
+            self.action_again()
+        else:
+            self.action_menu()
+
+    def action_again(self) -> None:
+        self.app.play_again()  # type: ignore[attr-defined]
+
+    def action_menu(self) -> None:
+        self.app.back_to_menu()  # type: ignore[attr-defined]

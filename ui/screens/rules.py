@@ -1,0 +1,35 @@
+"""A game's rules, from the same Markdown pages as `netcards rules` and docs/rules/."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Footer, MarkdownViewer
+
+from ui.docs import rules_text
+from ui.i18n import _
+
+
+class RulesScreen(Screen[None]):
+    """The rules.
+
+    | Key | Action |
+    | :- | :- |
+    | up / down, page up / down | Scroll |
+    | escape / q | Back |
+    """
+
+    BINDINGS = [Binding("escape,q", "app.pop_screen", _("Back"))]
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__()
+        self.game_id = game_id
+
+    def compose(self) -> ComposeResult:
+        text = rules_text(self.game_id) or _("No rules page ships for this game.")
+        yield MarkdownViewer(text, show_table_of_contents=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(MarkdownViewer).focus()

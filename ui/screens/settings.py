@@ -1,0 +1,97 @@
+"""Your settings: name, ASCII mode, colour theme, and the hosts you trust."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Checkbox, DataTable, Footer, Input, Label, Select, Static
+
+from ui.i18n import _
+from ui.session import known_hosts
+from ui.user_settings import UserSettings
+
+THEMES = ("textual-dark", "textual-light", "nord", "gruvbox", "monokai")
+
+
+class SettingsScreen(Screen[None]):
+    """Settings.
+
+    | Key | Action |
+    | :- | :- |
+    | tab | Next field |
+    | ctrl+s | Save |
+    | f | Forget the selected known host |
+    | escape | Back |
+    """
+
+    BINDINGS = [
+        Binding("ctrl+s", "save", _("Save")),
+        Binding("f", "forget", _("Forget host")),
+        Binding("escape", "app.pop_screen", _("Back")),
+    ]
+
+    def __init__(self, settings: UserSettings) -> None:
+        super().__init__()
+        self.settings = settings
+
+    def compose(self) -> ComposeResult:
+        s = self.settings
+        with VerticalScroll(id="form"):
+            yield Static(_("Settings"), classes="form-title")
+            yield Label(_("Your name"))
+            yield Input(value=s.name, id="name")
+            yield Checkbox(
+                _("ASCII mode (for terminals without good Unicode)"), value=s.ascii, id="ascii"
+            )
+            yield Label(_("Colour theme"))
+            yield Select(
+                [(t, t) for t in THEMES],
+                value=s.theme if s.theme in THEMES else THEMES[0],
+                allow_blank=False,
+                id="theme",
+            )
+            yield Label(_("Known hosts (f forgets the selected one)"))
+            yield DataTable(id="hosts", cursor_type="row")
+            with Horizontal(id="form-buttons"):
+                yield Button(_("Save (ctrl+s)"), id="save", variant="primary")
+                yield Button(_("Back"), id="back")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one("#hosts", DataTable)
+        table.add_columns(_("address"), _("fingerprint"))
+        self.fill_hosts()
+        self.query_one("#name", Input).focus()
+
+    def fill_hosts(self) -> None:
+        table = self.query_one("#hosts", DataTable)
+        table.clear()
+        for entry in known_hosts().entries():
+            table.add_row(entry.address, entry.fingerprint)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "save":
+            self.action_save()
+        else:
+            self.app.pop_screen()
+
+    def action_save(self) -> None:
+        s = self.settings
+        s.name = self.query_one("#name", Input).value.strip()[:24] or s.name
+        s.ascii = self.query_one("#ascii", Checkbox).value
+        s.theme = str(self.query_one("#theme", Select).value)
+        s.save()
+        self.app.apply_settings()  # type: ignore[attr-defined]
+        self.notify(_("Settings saved"))
+
+    def action_forget(self) -> None:
+        table = self.query_one("#hosts", DataTable)
+        entries = known_hosts().entries()
+        row = table.cursor_row
+        if row is None or not 0 <= row < len(entries):
+            return
+        known_hosts().forget(entries[row].address)
+        self.notify(_("Forgot {address}").format(address=entries[row].address))
+        self.fill_hosts()

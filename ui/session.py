@@ -1,0 +1,181 @@
+"""The bridge between a table connection (asyncio, in `protocol`) and the screens (Textual).
+
+A session owns the player's `TableClient`, and, when this app hosts, the `TableHost` and the
+LAN responder too. Every notice from the client becomes a `SessionNotice` message for the
+screen on top; screens read the rest (view, log, chat) from `session.client`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from textual.message import Message
+
+from netcards.game import Game
+from netcards.registry import get_game
+from netcards.table import Table, clean_name
+from protocol.client import Notice, TableClient
+from protocol.discovery import Responder, TableInfo
+from protocol.host import HostSettings, TableHost
+from protocol.identity_store import load_or_create_identity
+from protocol.journal_file import JournalWriter
+from protocol.known_hosts import KnownHosts
+from protocol.limits import PROTOCOL_VERSION
+from protocol.settings import config_dir, data_dir
+
+
+class SessionNotice(Message):
+    """Something happened at the table (see `protocol.client` for the kinds of notice)."""
+
+    bubble = False
+
+    def __init__(self, notice: Notice) -> None:
+        super().__init__()
+        self.notice = notice
+
+
+@dataclass
+class TablePlan:
+    """What the host screen (or `netcards host` without --headless) asks for."""
+
+    game: str
+    players: int
+    options: dict[str, Any]
+    bots: int = 0
+    bot_level: str = "heuristic"
+    name: str = "netcards table"
+    password: str | None = None
+    bind: str = "0.0.0.0"
+    port: int = 47474
+    discovery: bool = True
+    grace: float = 30.0
+
+
+def known_hosts() -> KnownHosts:
+    return KnownHosts(config_dir() / "known_hosts")
+
+
+class Session:
+    def __init__(
+        self,
+        client: TableClient,
+        post: Callable[[Message], object],
+        host: TableHost | None = None,
+        responder: Responder | None = None,
+    ) -> None:
+        self.client = client
+        self.host = host
+        self.responder = responder
+        self._post = post
+        self._tasks: list[asyncio.Task[Any]] = []
+
+    @property
+    def game(self) -> Game[Any] | None:
+        return self.client.game
+
+    async def start(self) -> None:
+        self._tasks.append(asyncio.create_task(self._pump()))
+        self._tasks.append(asyncio.create_task(self.client.run()))
+
+    async def _pump(self) -> None:
+        while True:
+            notice = await self.client.updates.get()
+            self._post(SessionNotice(notice))
+
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.client.leave("closed the table screen")
+        for task in self._tasks:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self.responder is not None:
+            await self.responder.close()
+        if self.host is not None:
+            await self.host.close()
+
+
+async def open_table(
+    plan: TablePlan,
+    player: str,
+    post: Callable[[Message], object],
+    *,
+    bot_delay: float = 0.0,
+    random_bytes: Callable[[int], bytes] = os.urandom,
+    log: Callable[[str], None] | None = None,
+) -> Session:
+    """Host a table in this process and sit at it (seat 0) through a client like any other."""
+    game = get_game(plan.game)
+    config = game.make_config(plan.players, plan.options)
+    table = Table(game, config, clean_name(plan.name), random_bytes(32))
+    owner = random_bytes(32)
+    table.claim_seat(player, owner.hex(), seat=0)
+    table.seats[0].connected = False
+    for seat in range(config.players - plan.bots, config.players):
+        table.add_bot(plan.bot_level, seat)
+    identity = load_or_create_identity(config_dir())
+    stamp = random_bytes(4).hex()
+    journal = JournalWriter(data_dir() / "journals" / f"{game.id}-{stamp}.journal")
+    host = TableHost(
+        table,
+        identity,
+        password=plan.password,
+        settings=HostSettings(grace=plan.grace, bot_delay=bot_delay),
+        journal=journal,
+        owner_token=owner,
+        log=log,
+        random_bytes=random_bytes,
+    )
+    port = await host.start(plan.bind, plan.port)
+    responder = None
+    if plan.discovery:
+
+        def describe() -> TableInfo:
+            return TableInfo(
+                table.name,
+                table.game.id,
+                table.config.players,
+                table.free_seats() if table.phase == "lobby" else 0,
+                port,
+                PROTOCOL_VERSION,
+                identity.fingerprint,
+            )
+
+        responder = Responder(describe)
+        try:
+            await responder.start("0.0.0.0")
+        except OSError:
+            responder = None
+    client = TableClient(
+        f"127.0.0.1:{port}",
+        player,
+        known_hosts(),
+        password=plan.password,
+        token=owner,
+        random_bytes=random_bytes,
+    )
+    session = Session(client, post, host, responder)
+    await session.start()
+    return session
+
+
+async def join_table(
+    address: str,
+    player: str,
+    post: Callable[[Message], object],
+    *,
+    password: str | None = None,
+    spectator: bool = False,
+    trust: Callable[[str], Any] | None = None,
+) -> Session:
+    client = TableClient(
+        address, player, known_hosts(), password=password, spectator=spectator, trust=trust
+    )
+    session = Session(client, post)
+    await session.start()
+    return session

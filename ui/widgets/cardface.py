@@ -1,0 +1,85 @@
+"""How a card looks in a terminal: a small box with a label, a mark and a colour.
+
+Nothing depends on colour alone: every card's label and mark say what it is, and the selected
+and the focused card carry symbols, so a monochrome terminal or a colour-blind player reads
+the same table. ASCII mode swaps the box-drawing characters for + - |.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich.style import Style
+from rich.text import Text
+
+INNER = 3
+
+
+@dataclass(frozen=True)
+class Look:
+    label: str
+    mark: str
+    colour: str = ""
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class Glyphs:
+    tl: str
+    tr: str
+    bl: str
+    br: str
+    h: str
+    v: str
+    cursor: str
+    selected: str
+
+
+UNICODE = Glyphs("┌", "┐", "└", "┘", "─", "│", "▲", "✓")
+ASCII = Glyphs("+", "+", "+", "+", "-", "|", "^", "*")
+
+
+def glyphs(ascii_mode: bool) -> Glyphs:
+    return ASCII if ascii_mode else UNICODE
+
+
+def boxes(
+    looks: Sequence[Look],
+    *,
+    ascii_mode: bool,
+    cursor: int | None = None,
+    selected: frozenset[int] = frozenset(),
+    dimmed: frozenset[int] = frozenset(),
+    per_row: int = 11,
+) -> Text:
+    """Cards side by side (wrapping after `per_row`), with a marker line under each row."""
+    g = glyphs(ascii_mode)
+    out = Text()
+    rows = [range(i, min(i + per_row, len(looks))) for i in range(0, len(looks), per_row)] or [
+        range(0)
+    ]
+    for r, row in enumerate(rows):
+        lines = [Text(), Text(), Text(), Text(), Text()]
+        for i in row:
+            look = looks[i]
+            style = Style.parse(look.colour) if look.colour else Style()
+            if i in dimmed:
+                style += Style(dim=True)
+            if i == cursor:
+                style += Style(reverse=True)
+            top = g.h * INNER
+            if i in selected:
+                top = g.h + g.selected + g.h
+            lines[0].append(g.tl + top + g.tr, style)
+            lines[1].append(g.v + look.label[:INNER].rjust(INNER) + g.v, style)
+            lines[2].append(g.v + look.mark[:INNER].ljust(INNER) + g.v, style)
+            lines[3].append(g.bl + g.h * INNER + g.br, style)
+            lines[4].append(("  " + g.cursor + "  ") if i == cursor else "     ")
+            for line in lines:
+                line.append(" ")
+        for n, line in enumerate(lines):
+            out.append_text(line)
+            if n < len(lines) - 1 or r < len(rows) - 1:
+                out.append("\n")
+    return out

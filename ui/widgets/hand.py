@@ -1,0 +1,125 @@
+"""Your hand: cards in a row, a cursor, and (for games that play several cards) a selection."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from ui.widgets.cardface import Look, boxes
+
+
+class Hand(Widget, can_focus=True):
+    """A hand of cards.
+
+    | Key | Action |
+    | :- | :- |
+    | left / right | Move between cards |
+    | space | Select or unselect the card (games that play several cards) |
+    | enter | Play the card (or the selection) |
+    """
+
+    BINDINGS = [
+        Binding("left", "move(-1)", "Previous", show=False),
+        Binding("right", "move(1)", "Next", show=False),
+        Binding("home", "jump(0)", show=False),
+        Binding("end", "jump(-1)", show=False),
+        Binding("space", "select_card", "Select", show=False),
+        Binding("enter", "choose", "Play", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    Hand {
+        height: auto;
+        min-height: 5;
+        padding: 0 1;
+    }
+    """
+
+    cursor: reactive[int] = reactive(0)
+
+    class Chosen(Message):
+        """Enter was pressed: the card under the cursor, and the selected cards."""
+
+        def __init__(self, hand: Hand, card: int | None, selection: tuple[int, ...]) -> None:
+            super().__init__()
+            self.hand = hand
+            self.card = card
+            self.selection = selection
+
+    class Moved(Message):
+        def __init__(self, hand: Hand, card: int | None) -> None:
+            super().__init__()
+            self.hand = hand
+            self.card = card
+
+    def __init__(self, *, multi: bool = False, ascii_mode: bool = False, id: str | None = None):
+        super().__init__(id=id)
+        self.multi = multi
+        self.ascii_mode = ascii_mode
+        self.cards: list[int] = []
+        self.looks: list[Look] = []
+        self.playable: set[int] = set()
+        self.selected: set[int] = set()
+
+    def set_cards(self, cards: list[int], looks: list[Look], playable: set[int]) -> None:
+        self.cards, self.looks, self.playable = list(cards), list(looks), set(playable)
+        self.selected &= set(cards)
+        if self.cursor >= len(cards):
+            self.cursor = max(0, len(cards) - 1)
+        self.refresh(layout=True)
+
+    @property
+    def current(self) -> int | None:
+        return self.cards[self.cursor] if self.cards else None
+
+    def render(self) -> Text:
+        if not self.cards:
+            return Text("(no cards)", style="dim")
+        width = max(10, self.size.width - 2) if self.size.width else 78
+        return boxes(
+            self.looks,
+            ascii_mode=self.ascii_mode,
+            cursor=self.cursor if self.has_focus else None,
+            selected=frozenset(i for i, c in enumerate(self.cards) if c in self.selected),
+            dimmed=frozenset(i for i, c in enumerate(self.cards) if c not in self.playable),
+            per_row=max(1, width // 6),
+        )
+
+    def action_move(self, step: int) -> None:
+        if self.cards:
+            self.cursor = (self.cursor + step) % len(self.cards)
+            self.post_message(self.Moved(self, self.current))
+
+    def action_jump(self, where: int) -> None:
+        if self.cards:
+            self.cursor = where % len(self.cards)
+            self.post_message(self.Moved(self, self.current))
+
+    def action_select_card(self) -> None:
+        card = self.current
+        if not self.multi or card is None:
+            return
+        if card in self.selected:
+            self.selected.discard(card)
+        else:
+            self.selected.add(card)
+        self.refresh()
+
+    def action_choose(self) -> None:
+        self.post_message(self.Chosen(self, self.current, tuple(sorted(self.selected))))
+
+    def clear_selection(self) -> None:
+        self.selected.clear()
+        self.refresh()
+
+    def watch_cursor(self) -> None:
+        self.refresh()
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()

@@ -1,0 +1,62 @@
+"""Who sits where: names, cards in hand, score, whose turn, who is away."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.table import Table
+from rich.text import Text
+from textual.widgets import Static
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    seat: int
+    name: str
+    cards: int | None
+    score: str
+    to_act: bool
+    you: bool
+    away: bool = False
+    note: str = ""
+
+
+class PlayersPanel(Static):
+    """One line per seat; the seats asked to act are marked with an arrow, not only a colour."""
+
+    DEFAULT_CSS = """
+    PlayersPanel {
+        height: auto;
+    }
+    """
+
+    def __init__(self, *, ascii_mode: bool = False, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.ascii_mode = ascii_mode
+
+    def show(self, rows: list[PlayerRow], score_title: str) -> None:
+        table = Table.grid(padding=(0, 1))
+        for _ in range(5):
+            table.add_column()
+        arrow = ">" if self.ascii_mode else "▶"
+        table.add_row(
+            Text(" "), Text("player", style="bold"), Text("cards", style="bold"),
+            Text(score_title, style="bold"), Text(""),
+        )  # fmt: skip
+        for row in rows:
+            name = Text(row.name + (" (you)" if row.you else ""))
+            if row.you:
+                name.stylize("bold")
+            marks = []
+            if row.away:
+                marks.append("away")
+            if row.note:
+                marks.append(row.note)
+            table.add_row(
+                Text(arrow if row.to_act else " ", style="bold yellow"),
+                name,
+                Text("" if row.cards is None else str(row.cards)),
+                Text(row.score),
+                Text(", ".join(marks), style="italic"),
+            )
+        self.update(table)
