@@ -30,7 +30,7 @@ async def test_a_full_game_against_bots_with_keys_only() -> None:
             else:
                 assert legal == [Rest()]
                 await pilot.press("r")
-            await wait_until(pilot, lambda: client.seq > seq or client.outcome is not None)
+            await wait_until(pilot, lambda s=seq: client.seq > s or client.outcome is not None)
             moves += 1
         await wait_until(pilot, lambda: type(app.screen).__name__ == "ResultsScreen")
         await wait_until(pilot, lambda: client.verdict is not None)
