@@ -49,3 +49,17 @@ async def move_cursor_to(pilot: Pilot[Any], card: int) -> None:
     hand = pilot.app.screen.query_one("#hand")
     index = hand.cards.index(card)
     await pilot.press("home", *["right"] * index)
+
+
+async def play_turns(pilot: Pilot[Any], turns: int, choose: Callable[[Any], list[str]]) -> None:
+    """Play `turns` of our own turns; `choose(client)` gives the keys for one move."""
+    client = pilot.app.screen.client
+    for _ in range(turns):
+        await wait_until(pilot, lambda: client.my_turn or client.outcome is not None, seconds=30)
+        if client.outcome is not None:
+            return
+        seq = client.seq
+        await pilot.press(*choose(client))
+        await wait_until(pilot, lambda s=seq: client.seq > s or client.outcome is not None)
+    await wait_until(pilot, lambda: client.my_turn or client.outcome is not None, seconds=30)
+    await pilot.pause(0.3)

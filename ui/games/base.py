@@ -72,7 +72,7 @@ class GameScreen(Screen[None]):
                 yield PlayersPanel(ascii_mode=self.ascii_mode, id="players")
                 yield Static("", id="table")
             with Vertical(id="right"):
-                yield RichLog(wrap=True, markup=True, id="log")
+                yield RichLog(wrap=True, markup=True, min_width=10, id="log")
                 yield ChatBox(id="chat")
         yield Static("", id="status")
         yield Hand(multi=self.multi_select, ascii_mode=self.ascii_mode, id="hand")

@@ -33,7 +33,7 @@ class ChatBox(Vertical):
             self.text = text
 
     def compose(self) -> ComposeResult:
-        yield RichLog(wrap=True, markup=True, id="chat-lines")
+        yield RichLog(wrap=True, markup=True, min_width=10, id="chat-lines")
         yield Input(placeholder=_("chat: press c, type, enter"), id="chat-input")
 
     def add(self, name: str, text: str, *, notice: bool = False) -> None:
