@@ -116,6 +116,15 @@ class Game(ABC, Generic[S]):
     def legal_actions(self, state: S, seat: int) -> list[Action]:
         """Every action `seat` may take now (empty when it is not asked to act)."""
 
+    @abstractmethod
+    def legal_actions_in_view(self, view: Mapping[str, Any]) -> list[Action]:
+        """The same list as `legal_actions`, worked out from the seat's view alone.
+
+        Clients (a player's UI, a headless bot) have only their view; computing their choices
+        from it, rather than receiving a list from the host, keeps updates small and proves that
+        each view holds everything its seat needs to decide.
+        """
+
     def apply(self, state: S, seat: int, action: Action) -> list[Event]:
         """Validate, then change the state. On any error the state is untouched."""
         if self.outcome(state) is not None:

@@ -144,6 +144,9 @@ class Velonimo(Game[VelonimoState]):
     def to_act(self, state: VelonimoState) -> frozenset[int]:
         return _NOBODY if state.over else _SEATS[state.current]
 
+    def legal_actions_in_view(self, view: Mapping[str, Any]) -> list[Action]:
+        raise NotImplementedError("velonimo: legal actions from a view")
+
     def legal_actions(self, state: VelonimoState, seat: int) -> list[Action]:
         if state.over or seat != state.current:
             return []

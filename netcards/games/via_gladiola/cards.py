@@ -84,6 +84,16 @@ def is_gladiola(card: int) -> bool:
     return FIRST_GLADIOLA <= card < FIRST_START
 
 
+def _value_of(card: int) -> int:
+    if card < FIRST_FINISH:
+        return card + 1
+    return FINISH_VALUE if card < FIRST_GLADIOLA else 0
+
+
+VALUES = tuple(_value_of(c) for c in range(CARD_COUNT))
+"""Card values by id: the same in every deck file (only blisters vary)."""
+
+
 def _build(distance: list[int], finish: list[int], gladiola: list[int]) -> Deck:
     cards: list[Card] = []
     for i, b in enumerate(distance):

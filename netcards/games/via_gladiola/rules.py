@@ -28,6 +28,7 @@ from netcards.games.via_gladiola.cards import (
     DRAW_PILE_IDS,
     FIRST_GLADIOLA,
     FIRST_START,
+    VALUES,
     deck_for,
     house_deck_text,
     is_finish,
@@ -116,18 +117,13 @@ class ViaGladiola(Game[VGState]):
     def legal_actions(self, state: VGState, seat: int) -> list[Action]:
         if state.over or seat != state.current:
             return []
-        value = state.deck.value
-        top = value[state.walk[-1]]
-        day4 = state.day == DAYS
-        out: list[Action] = []
-        for card in sorted(state.hands[seat]):
-            if card < FIRST_GLADIOLA:
-                if 0 < value[card] - top <= MAX_STEP:
-                    out.append(WALK[card])
-            elif day4 and card < FIRST_START:
-                out.append(GLADIOLA[card])
-        out.append(REST)
-        return out
+        return _legal(state.deck.value, state.hands[seat], state.walk[-1], state.day)
+
+    def legal_actions_in_view(self, view: Mapping[str, Any]) -> list[Action]:
+        seat = view["seat"]
+        if view["over"] or seat is None or view["current"] != seat:
+            return []
+        return _legal(VALUES, view["hand"], view["walk_pile"][-1], view["day"])
 
     # -- applying ----------------------------------------------------------------------------------
 
@@ -376,6 +372,20 @@ class ViaGladiola(Game[VGState]):
             "first_player": state.first_player,
             "walk_pile": list(state.walk),
         }
+
+
+def _legal(value: tuple[int, ...], hand: list[int], top_card: int, day: int) -> list[Action]:
+    top = value[top_card]
+    day4 = day == DAYS
+    out: list[Action] = []
+    for card in sorted(hand):
+        if card < FIRST_GLADIOLA:
+            if 0 < value[card] - top <= MAX_STEP:
+                out.append(WALK[card])
+        elif day4 and card < FIRST_START:
+            out.append(GLADIOLA[card])
+    out.append(REST)
+    return out
 
 
 def _draw_event(seat: int, cards: list[int]) -> Event:
