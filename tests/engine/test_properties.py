@@ -151,7 +151,9 @@ def test_everything_round_trips_through_msgpack(game: Game[Any], data: st.DataOb
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
 @examples(100)
 @given(data=st.data())
-def test_each_view_is_enough_to_know_the_legal_actions(game: Game[Any], data: st.DataObject) -> None:
+def test_each_view_is_enough_to_know_the_legal_actions(
+    game: Game[Any], data: st.DataObject
+) -> None:
     """Clients work out their choices from their view; it must agree with the rules."""
     config, seed, levels = table(data.draw, game)
     for step in play(game, config, seed, levels):
