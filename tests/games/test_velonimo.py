@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from netcards.action import Action
 from netcards.errors import BadOption, GameOver, IllegalAction, NotYourTurn
 from netcards.games.velonimo import GAME
 from netcards.games.velonimo.actions import (
@@ -19,6 +20,7 @@ from netcards.games.velonimo.actions import (
 from netcards.games.velonimo.cards import ALL_CARDS, CARD_COUNT, VALUE
 from netcards.games.velonimo.combos import combination_value
 from netcards.games.velonimo.standings import jersey_holder, next_first_player
+from netcards.games.velonimo.state import VelonimoState
 from netcards.oplog import GameLog
 from netcards.rng import make_seed
 from tests.games.velonimo_helpers import PASS, H, P, R, kinds, make_state, run
@@ -744,6 +746,40 @@ def test_a_view_shows_only_the_own_hand_and_public_facts() -> None:
     assert "hand" not in GAME.public_view(state)
     for key in ("hands", "aside", "draw", "rng", "seed"):
         assert key not in view
+
+
+def _choices_agree(state: VelonimoState) -> list[Action]:
+    """Each seat's choices from its view alone equal the host's; the acting seat's list."""
+    for seat in range(state.players):
+        assert GAME.legal_actions_in_view(GAME.view(state, seat)) == GAME.legal_actions(state, seat)
+    return GAME.legal_actions(state, state.current)
+
+
+def test_each_seat_works_out_its_choices_from_its_view_in_every_phase() -> None:
+    state = make_state(
+        [[R("red", 1), R("blue", 1), R("red", 5), H(30)], [R("blue", 7)], [R("green", 3)]],
+        jersey=0,
+        round_index=1,
+        round_scores=[[2, 1, 0]],
+    )
+    assert P(R("red", 5), jersey=True) in _choices_agree(state)
+    run(state, (0, P(R("red", 1), R("blue", 1))))
+    assert _choices_agree(state) == [ChooseVictim(1), ChooseVictim(2)]
+    run(state, (0, ChooseVictim(1)))
+    assert all(isinstance(a, GiveBack) for a in _choices_agree(state))
+    assert GAME.legal_actions_in_view(GAME.public_view(state)) == []
+    duel = make_state(
+        [[R("red", 4), R("red", 5)], [R("blue", 3), R("blue", 7)]], draw=[H(25)], reward=H(50)
+    )
+    run(duel, (0, P(R("red", 4))))
+    assert PASS in _choices_agree(duel)
+    run(duel, (1, PASS))
+    assert _choices_agree(duel) == [GiveReward(0), GiveReward(1)]
+    finisher = make_state(
+        [[R("red", 3)], [R("blue", 2), R("blue", 7)], [R("green", 1), R("green", 6)]]
+    )
+    run(finisher, (0, P(R("red", 3))), (1, PASS), (2, PASS))
+    assert _choices_agree(finisher) == [ChooseLeader(1), ChooseLeader(2)]
 
 
 def test_the_omniscient_log_records_deal_exchanges_and_rewards() -> None:

@@ -11,7 +11,6 @@ are settled between rounds.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from itertools import combinations
 from typing import Any
 
 from netcards.action import Action
@@ -20,7 +19,6 @@ from netcards.event import Event
 from netcards.game import Game, Outcome, TableConfig, places_from_keys
 from netcards.games.velonimo.actions import (
     CODEC,
-    PASS,
     ChooseLeader,
     ChooseVictim,
     GiveBack,
@@ -29,9 +27,9 @@ from netcards.games.velonimo.actions import (
     Play,
 )
 from netcards.games.velonimo.cards import ALL_CARDS, card_name, catalogue, label
+from netcards.games.velonimo.choices import choices, jersey_wearable
 from netcards.games.velonimo.combos import (
     JERSEY_BONUS,
-    all_plays,
     can_wear_jersey,
     check_cards,
     check_increasing,
@@ -145,24 +143,33 @@ class Velonimo(Game[VelonimoState]):
         return _NOBODY if state.over else _SEATS[state.current]
 
     def legal_actions_in_view(self, view: Mapping[str, Any]) -> list[Action]:
-        raise NotImplementedError("velonimo: legal actions from a view")
+        seat = view["seat"]
+        if view["over"] or seat is None or view["current"] != seat:
+            return []
+        jersey = view["jersey"]
+        exchange = view["exchange"]
+        return choices(
+            view["phase"],
+            seat,
+            view["hand"],
+            view["attack_value"],
+            jersey_wearable(view["mode"] == "duel", jersey["holder"], jersey["used"], seat),
+            view["hand_sizes"],
+            exchange["count"] if exchange else 0,
+        )
 
     def legal_actions(self, state: VelonimoState, seat: int) -> list[Action]:
         if state.over or seat != state.current:
             return []
-        phase = state.phase
-        if phase == "play":
-            return _legal_plays(state, seat)
-        if phase == "victim":
-            return [ChooseVictim(s) for s in _victims(state, seat)]
-        if phase == "give_back":
-            hand = sorted(state.hands[seat])
-            return [GiveBack(c) for c in combinations(hand, len(state.taken))]
-        if phase == "next_leader":
-            return [ChooseLeader(s) for s in state.active()]
-        if phase == "reward":
-            return [GiveReward(seat), GiveReward(1 - seat)]
-        return []
+        return choices(
+            state.phase,
+            seat,
+            state.hands[seat],
+            state.attack[-1][3] if state.attack else None,
+            jersey_wearable(state.duel, state.jersey, state.jersey_used, seat),
+            [len(h) for h in state.hands],
+            len(state.taken),
+        )
 
     # -- applying ------------------------------------------------------------------------------
 
@@ -555,15 +562,11 @@ def _reveal_reward(state: VelonimoState, events: list[Event]) -> None:
     events.append(Event("reward_revealed", {"card": state.reward, "draw_pile": len(state.draw)}))
 
 
-# -- checks and listings (no changes) ----------------------------------------------------------
+# -- checks (no changes) ------------------------------------------------------------------------
 
 
 def _victims(state: VelonimoState, seat: int) -> list[int]:
     return [s for s in state.active() if s != seat]
-
-
-def _jersey_available(state: VelonimoState, seat: int) -> bool:
-    return not state.duel and state.jersey == seat and not state.jersey_used
 
 
 def _check_jersey(state: VelonimoState, seat: int, cards: tuple[int, ...]) -> None:
@@ -575,17 +578,3 @@ def _check_jersey(state: VelonimoState, seat: int, cards: tuple[int, ...]) -> No
         raise IllegalAction("the jersey was already used this round")
     if not can_wear_jersey(cards):
         raise IllegalAction("the jersey cannot be added to a lone hare")
-
-
-def _legal_plays(state: VelonimoState, seat: int) -> list[Action]:
-    beat = state.attack[-1][3] if state.attack else 0
-    jersey = _jersey_available(state, seat)
-    out: list[Action] = []
-    for cards, value in all_plays(state.hands[seat]):
-        if value > beat:
-            out.append(Play(cards, False))
-        if jersey and value + JERSEY_BONUS > beat and can_wear_jersey(cards):
-            out.append(Play(cards, True))
-    if state.attack:
-        out.append(PASS)
-    return out
