@@ -235,15 +235,39 @@ def test_leaders_take_one_card_per_leader_from_one_chosen_opponent() -> None:
     taken = take.private[0]["cards"]
     assert len(taken) == 2 and set(taken) <= set(victim_hand)
     assert len(state.hands[0]) == 3 and len(state.hands[2]) == 2
-    assert state.phase == "give_back"
-    # Giving back may include the taken cards.
-    back = tuple(sorted([taken[0], R("red", 7)]))
-    with pytest.raises(IllegalAction, match="exactly 2 cards"):
-        GAME.apply(state, 0, GiveBack((taken[0],)))
-    run(state, (0, GiveBack(back)))
+    assert state.phase == "give_back" and state.current == 0
+    # One card per decision, any card of the hand: the taken cards too.
+    assert GAME.legal_actions(state, 0) == [GiveBack(c) for c in sorted(state.hands[0])]
+    events = run(state, (0, GiveBack(taken[0])))
+    assert events[0].public == {"seat": 0, "victim": 2, "to_give": 1}
+    assert state.phase == "give_back" and state.current == 0
+    assert GAME.view(state, 1)["exchange"]["to_give"] == 1
+    with pytest.raises(IllegalAction, match="not in your hand"):
+        GAME.apply(state, 0, GiveBack(taken[0]))
+    run(state, (0, GiveBack(R("red", 7))))
     assert len(state.hands[0]) == 1 and len(state.hands[2]) == 4
-    assert set(back) <= set(state.hands[2])
+    assert {taken[0], R("red", 7)} <= set(state.hands[2])
     assert state.phase == "play" and state.current == 1
+    assert GAME.view(state, 0)["exchange"] is None
+
+
+def test_giving_back_asks_one_card_at_a_time_whatever_the_hand_size() -> None:
+    """Four leaders from a 25-card duel hand: 25 choices, not the 12,650 ways to pick 4."""
+    turtles = [R("red", 1), R("orange", 1), R("yellow", 1), R("green", 1)]
+    rest = [R(c, v) for c in ("blue", "purple", "brown") for v in range(2, 8)]
+    rest += [H(25), H(30), H(35)]
+    victim = [R(c, v) for c in ("red", "orange") for v in range(3, 8)] + [H(40), H(45)]
+    state = make_state([[*turtles, *rest], victim], draw=[H(50)], reward=None)
+    events = run(state, (0, P(*turtles)))
+    assert kinds(events) == ["play", "leader_take"]
+    assert GAME.view(state, 0)["exchange"]["to_give"] == 4
+    for left in (3, 2, 1, 0):
+        legal = GAME.legal_actions(state, 0)
+        assert len(legal) == len(state.hands[0]) == 21 + left + 1
+        events = run(state, (0, legal[0]))
+        assert kinds(events) == ["leader_give"] and events[0].public["to_give"] == left
+        assert state.current == (0 if left else 1)
+    assert state.phase == "play" and [len(h) for h in state.hands] == [21, 12]
 
 
 def test_leaders_take_no_more_cards_than_the_victim_holds() -> None:
@@ -252,9 +276,9 @@ def test_leaders_take_no_more_cards_than_the_victim_holds() -> None:
     events = run(state, (0, P(*leaders)), (0, ChooseVictim(1)))
     assert events[-1].public == {"seat": 0, "victim": 1, "leaders": 3, "count": 1}
     assert state.hands[1] == []
-    assert all(len(a.cards) == 1 for a in GAME.legal_actions(state, 0))
-    run(state, (0, GiveBack((R("red", 7),))))
-    assert state.hands[1] == [R("red", 7)]
+    assert state.to_give == 1
+    run(state, (0, GiveBack(R("red", 7))))
+    assert state.hands[1] == [R("red", 7)] and state.phase == "play"
     assert R("brown", 6) in state.hands[0]
 
 
@@ -291,15 +315,15 @@ def test_a_third_seat_never_sees_the_exchanged_cards() -> None:
     assert GAME.view(state, 1)["exchange"]["taken"] == taken
     for view in (GAME.view(state, 2), GAME.public_view(state)):
         assert "taken" not in view["exchange"]
-        assert view["exchange"] == {"thief": 0, "victim": 1, "count": 1}
-    events += run(state, (0, GiveBack((R("red", 5),))))
-    for event in events:
+        assert view["exchange"] == {"thief": 0, "victim": 1, "count": 1, "to_give": 1}
+    events += run(state, (0, GiveBack(R("red", 5))))
+    assert kinds(events) == ["play", "leader_take", "leader_give"]
+    for event in events[1:]:
         for seat in (2, None):
-            assert "cards" not in event.for_seat(seat) or event.kind == "play"
-        if event.kind in ("leader_take", "leader_give"):
-            assert set(event.private) == {0, 1}
-            assert event.for_seat(0)["cards"] == event.for_seat(1)["cards"]
-            assert "cards" in event.omniscient()["private"]["0"]
+            assert not {"card", "cards"} & set(event.for_seat(seat))
+        assert set(event.private) == {0, 1}
+        assert event.for_seat(0) == event.for_seat(1)
+        assert event.omniscient()["private"]["0"]
     assert GAME.view(state, 2)["exchange"] is None
 
 
@@ -527,7 +551,7 @@ def test_duel_dromedaries_draw_before_the_leader_exchange() -> None:
     assert H(30) in state.hands[0]
     assert state.phase == "give_back"
     # The drawn card may be what goes back.
-    run(state, (0, GiveBack((H(30),))))
+    run(state, (0, GiveBack(H(30))))
     assert H(30) in state.hands[1] and state.current == 1
 
 
@@ -725,7 +749,7 @@ def test_refused_actions_change_nothing() -> None:
         (0, PASS),
         (1, P(R("blue", 7))),
         (0, ChooseVictim(1)),
-        (0, GiveBack((R("red", 5),))),
+        (0, GiveBack(R("red", 5))),
         (0, ChooseLeader(1)),
         (0, GiveReward(0)),
         (0, P(R("red", 5), jersey=True)),
@@ -794,14 +818,14 @@ def test_the_omniscient_log_records_deal_exchanges_and_rewards() -> None:
     records = []
     for seat, action in [
         (0, P(R("red", 1))),
-        (0, GiveBack((R("red", 4),))),
+        (0, GiveBack(R("red", 4))),
         (1, PASS),
         (0, GiveReward(1)),
     ]:
         records.append(log.action(seat, action, GAME.apply(state, seat, action)))
     logged = {e["kind"]: e for r in records for e in r["events"]}
     assert logged["leader_take"]["private"]["0"] == logged["leader_take"]["private"]["1"]
-    assert logged["leader_give"]["private"]["1"] == {"cards": [R("red", 4)]}
+    assert logged["leader_give"]["private"]["1"] == {"card": R("red", 4)}
     assert logged["pass"] == {"kind": "pass", "seat": 1}
     assert logged["reward"] == {"kind": "reward", "seat": 0, "card": H(50), "to": 1}
     assert logged["reward_revealed"]["card"] == H(30)

@@ -2,7 +2,9 @@
 
 A leader's exchange and the end of a duel attack are separate decisions taken in separate
 phases, not extra fields of a play, so that each seat is only ever asked what it can answer
-with what it knows at that moment (the cards it took are only known after the steal).
+with what it knows at that moment (the cards it took are only known after the steal). Cards
+go back one per decision: a choice among the cards of a hand stays as short as the hand,
+where a choice among its k-card subsets would run into millions in a duel.
 """
 
 from __future__ import annotations
@@ -39,10 +41,11 @@ class ChooseVictim(Action):
 
 @dataclass(frozen=True, slots=True)
 class GiveBack(Action):
-    """After taking cards with leaders: as many cards of your choice back (increasing ids)."""
+    """After taking cards with leaders: one card of your hand back to that opponent, asked again
+    until as many have gone back as were taken."""
 
     KIND: ClassVar[str] = "give_back"
-    cards: tuple[int, ...]
+    card: int
 
 
 @dataclass(frozen=True, slots=True)

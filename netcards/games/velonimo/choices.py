@@ -9,7 +9,6 @@ the seat is allowed to know.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations
 
 from netcards.action import Action
 from netcards.games.velonimo.actions import (
@@ -35,19 +34,18 @@ def choices(
     beat: int | None,
     jersey: bool,
     hand_sizes: Sequence[int],
-    to_give: int,
 ) -> list[Action]:
     """Every action of `seat`, asked to act in `phase`.
 
     `beat` is the value of the play on the table (None when `seat` leads the attack), `jersey`
-    whether the seat may wear it now, `to_give` how many cards a leader exchange still asks for.
+    whether the seat may wear it now.
     """
     if phase == "play":
         return _plays(hand, beat, jersey)
     if phase == "victim":
         return [ChooseVictim(s) for s, n in enumerate(hand_sizes) if n and s != seat]
     if phase == "give_back":
-        return [GiveBack(c) for c in combinations(sorted(hand), to_give)]
+        return [GiveBack(c) for c in sorted(hand)]
     if phase == "next_leader":
         return [ChooseLeader(s) for s, n in enumerate(hand_sizes) if n]
     if phase == "reward":

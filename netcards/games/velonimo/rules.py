@@ -3,9 +3,9 @@
 A round is a series of attacks. Leading is compulsory, then each seat in turn beats the
 current play or passes; when everybody still holding cards has passed since the last play,
 its player clears the table and leads (if that player has finished, they name who leads).
-Leaders trigger an exchange, asked as two decisions (victim, then cards to give back); in the
-duel a won attack asks where the reward goes. Scores, the jersey and the next first player
-are settled between rounds.
+Leaders trigger an exchange, asked as separate decisions (the victim, then each card given
+back, one at a time); in the duel a won attack asks where the reward goes. Scores, the jersey
+and the next first player are settled between rounds.
 """
 
 from __future__ import annotations
@@ -32,7 +32,6 @@ from netcards.games.velonimo.combos import (
     JERSEY_BONUS,
     can_wear_jersey,
     check_cards,
-    check_increasing,
     combination_value,
     count_leaders,
     count_water_carriers,
@@ -75,7 +74,7 @@ _WRONG_PHASE = {
 class Velonimo(Game[VelonimoState]):
     id = "velonimo"
     name = "Velonimo"
-    rules_version = "velonimo/1"
+    rules_version = "velonimo/2"
     min_players = 2
     max_players = 5
     codec = CODEC
@@ -147,7 +146,6 @@ class Velonimo(Game[VelonimoState]):
         if view["over"] or seat is None or view["current"] != seat:
             return []
         jersey = view["jersey"]
-        exchange = view["exchange"]
         return choices(
             view["phase"],
             seat,
@@ -155,7 +153,6 @@ class Velonimo(Game[VelonimoState]):
             view["attack_value"],
             jersey_wearable(view["mode"] == "duel", jersey["holder"], jersey["used"], seat),
             view["hand_sizes"],
-            exchange["count"] if exchange else 0,
         )
 
     def legal_actions(self, state: VelonimoState, seat: int) -> list[Action]:
@@ -168,7 +165,6 @@ class Velonimo(Game[VelonimoState]):
             state.attack[-1][3] if state.attack else None,
             jersey_wearable(state.duel, state.jersey, state.jersey_used, seat),
             [len(h) for h in state.hands],
-            len(state.taken),
         )
 
     # -- applying ------------------------------------------------------------------------------
@@ -186,7 +182,7 @@ class Velonimo(Game[VelonimoState]):
         elif isinstance(action, ChooseVictim):
             events = self._choose_victim(state, seat, action.seat)
         elif isinstance(action, GiveBack):
-            events = self._give_back(state, seat, action.cards)
+            events = self._give_back(state, seat, action.card)
         elif isinstance(action, ChooseLeader):
             events = self._choose_leader(state, seat, action.seat)
         else:
@@ -285,28 +281,25 @@ class Velonimo(Game[VelonimoState]):
         _steal(state, seat, victim, state.steal_count, events)
         return events
 
-    def _give_back(self, state: VelonimoState, seat: int, cards: tuple[int, ...]) -> list[Event]:
-        count = len(state.taken)
-        if len(cards) != count:
-            raise IllegalAction(f"give back exactly {count} card{'s' if count > 1 else ''}")
+    def _give_back(self, state: VelonimoState, seat: int, card: int) -> list[Event]:
         hand = state.hands[seat]
-        check_increasing(cards)
-        for card in cards:
-            if card not in hand:
-                raise IllegalAction(f"{card_name(card)} is not in your hand")
+        if card not in hand:
+            raise IllegalAction(f"{card_name(card)} is not in your hand")
         victim = state.victim
         assert victim is not None
-        for card in cards:
-            hand.remove(card)
-            state.hands[victim].append(card)
-        private = {"cards": list(cards)}
+        hand.remove(card)
+        state.hands[victim].append(card)
+        state.to_give -= 1
+        private = {"card": card}
         events = [
             Event(
                 "leader_give",
-                {"seat": seat, "victim": victim, "count": count},
+                {"seat": seat, "victim": victim, "to_give": state.to_give},
                 {seat: dict(private), victim: dict(private)},
             )
         ]
+        if state.to_give:
+            return events
         state.victim = None
         state.taken = []
         state.phase = "play"
@@ -482,6 +475,7 @@ def _deal(state: VelonimoState, first: int) -> None:
     state.steal_count = 0
     state.victim = None
     state.taken = []
+    state.to_give = 0
 
 
 def _deal_event(state: VelonimoState) -> Event:
@@ -553,6 +547,7 @@ def _steal(state: VelonimoState, seat: int, victim: int, leaders: int, events: l
     state.steal_count = 0
     state.victim = victim
     state.taken = taken
+    state.to_give = count
     state.phase = "give_back"
     state.current = seat
 

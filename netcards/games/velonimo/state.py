@@ -45,6 +45,7 @@ class VelonimoState:
     steal_count: int = 0  # leaders played, while the victim is being chosen
     victim: int | None = None  # during the give-back: who the cards were taken from
     taken: list[int] = field(default_factory=list)  # during the give-back: the taken cards
+    to_give: int = 0  # during the give-back: cards still to give
     over: bool = False
     end_reason: str | None = None
     turns: int = 0
@@ -76,6 +77,7 @@ class VelonimoState:
             steal_count=self.steal_count,
             victim=self.victim,
             taken=list(self.taken),
+            to_give=self.to_give,
             over=self.over,
             end_reason=self.end_reason,
             turns=self.turns,
@@ -124,6 +126,7 @@ class VelonimoState:
             "steal_count": self.steal_count,
             "victim": self.victim,
             "taken": list(self.taken),
+            "to_give": self.to_give,
             "over": self.over,
             "end_reason": self.end_reason,
             "turns": self.turns,
@@ -157,6 +160,7 @@ class VelonimoState:
             steal_count=d["steal_count"],
             victim=d["victim"],
             taken=list(d["taken"]),
+            to_give=d["to_give"],
             over=d["over"],
             end_reason=d["end_reason"],
             turns=d["turns"],
