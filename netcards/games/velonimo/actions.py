@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from netcards.action import Action, ActionCodec
+from netcards.games.velonimo.cards import ALL_CARDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,4 +67,10 @@ class GiveReward(Action):
 
 CODEC = ActionCodec(Play, Pass, ChooseVictim, GiveBack, ChooseLeader, GiveReward)
 
+# Shared instances, so that listing choices builds no objects.
 PASS = Pass()
+_SEATS = range(5)
+GIVE_BACK = tuple(GiveBack(c) for c in ALL_CARDS)
+VICTIM = tuple(ChooseVictim(s) for s in _SEATS)
+NEXT_LEADER = tuple(ChooseLeader(s) for s in _SEATS)
+REWARD_TO = tuple(GiveReward(s) for s in _SEATS)

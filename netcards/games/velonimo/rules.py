@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from netcards.action import Action
-from netcards.errors import IllegalAction
+from netcards.errors import GameOver, IllegalAction, NotYourTurn
 from netcards.event import Event
 from netcards.game import Game, Outcome, TableConfig, places_from_keys
 from netcards.games.velonimo.actions import (
@@ -28,14 +28,7 @@ from netcards.games.velonimo.actions import (
 )
 from netcards.games.velonimo.cards import ALL_CARDS, card_name, catalogue, label
 from netcards.games.velonimo.choices import choices, jersey_wearable
-from netcards.games.velonimo.combos import (
-    JERSEY_BONUS,
-    can_wear_jersey,
-    check_cards,
-    combination_value,
-    count_leaders,
-    count_water_carriers,
-)
+from netcards.games.velonimo.combos import JERSEY_BONUS, can_wear_jersey, play_facts
 from netcards.games.velonimo.standings import (
     jersey_holder,
     next_first_player,
@@ -152,7 +145,7 @@ class Velonimo(Game[VelonimoState]):
             view["hand"],
             view["attack_value"],
             jersey_wearable(view["mode"] == "duel", jersey["holder"], jersey["used"], seat),
-            view["hand_sizes"],
+            lambda: [s for s, n in enumerate(view["hand_sizes"]) if n],
         )
 
     def legal_actions(self, state: VelonimoState, seat: int) -> list[Action]:
@@ -164,10 +157,19 @@ class Velonimo(Game[VelonimoState]):
             state.hands[seat],
             state.attack[-1][3] if state.attack else None,
             jersey_wearable(state.duel, state.jersey, state.jersey_used, seat),
-            [len(h) for h in state.hands],
+            state.active,
         )
 
     # -- applying ------------------------------------------------------------------------------
+
+    def apply(self, state: VelonimoState, seat: int, action: Action) -> list[Event]:
+        """The same checks as every game's, read straight from the state: playouts call this
+        hundreds of times per game."""
+        if state.over:
+            raise GameOver("the game is over")
+        if seat != state.current:
+            raise NotYourTurn(f"seat {seat} is not asked to act now")
+        return self._apply(state, seat, action)
 
     def _apply(self, state: VelonimoState, seat: int, action: Action) -> list[Event]:
         wanted = _PHASE_OF.get(type(action))
@@ -193,12 +195,11 @@ class Velonimo(Game[VelonimoState]):
 
     def _play(self, state: VelonimoState, seat: int, action: Play) -> list[Event]:
         cards = action.cards
-        check_cards(cards)
+        value, leaders, water_carriers = play_facts(cards)
         hand = state.hands[seat]
         for card in cards:
             if card not in hand:
                 raise IllegalAction(f"{label(card)} is not in your hand")
-        value = combination_value(cards)
         if action.jersey:
             _check_jersey(state, seat, cards)
             value += JERSEY_BONUS
@@ -228,14 +229,13 @@ class Velonimo(Game[VelonimoState]):
         ]
         if not hand:
             _finish(state, seat, events)
-            if len(state.active()) <= 1:
+            if state.holding() <= 1:
                 self._end_round(state, events)
                 return events
             state.current = state.next_active(seat)
             return events
         if state.duel:
-            _water_carriers(state, seat, count_water_carriers(cards), events)
-        leaders = count_leaders(cards)
+            _water_carriers(state, seat, water_carriers, events)
         if leaders:
             victims = _victims(state, seat)
             state.current = seat
@@ -255,9 +255,8 @@ class Velonimo(Game[VelonimoState]):
         events = [Event("pass", {"seat": seat})]
         winner = state.last_player
         assert winner is not None
-        still_in = state.active()
-        needed = len(still_in) - (1 if winner in still_in else 0)
-        if state.passes < needed:
+        winner_in = bool(state.hands[winner])
+        if state.passes < state.holding() - winner_in:
             state.current = state.next_active(seat)
             return events
         # Everybody else passed: the attack is over.
@@ -266,9 +265,9 @@ class Velonimo(Game[VelonimoState]):
         state.attack = []
         state.passes = 0
         state.last_player = None
-        events.append(Event("attack_won", {"seat": winner, "finished": winner not in still_in}))
+        events.append(Event("attack_won", {"seat": winner, "finished": not winner_in}))
         state.current = winner
-        if winner not in still_in:
+        if not winner_in:
             state.phase = "next_leader"
         elif state.duel and state.reward is not None:
             state.phase = "reward"
@@ -449,11 +448,11 @@ def _deal(state: VelonimoState, first: int) -> None:
     """Shuffle all 55 cards and start a round led by `first`."""
     deck = list(ALL_CARDS)
     state.rng.shuffle(deck)
-    hands: list[list[int]] = [[] for _ in range(state.players)]
-    for _ in range(HAND_SIZE):
-        for hand in hands:
-            hand.append(deck.pop())
-    state.hands = hands
+    # One card at a time to each player in turn from the top (the end of the list).
+    players = state.players
+    dealt = players * HAND_SIZE
+    state.hands = [deck[-1 - s : -1 - dealt : -players] for s in range(players)]
+    del deck[-dealt:]
     if state.duel:
         state.aside = []
         state.reward = deck.pop()
@@ -497,7 +496,7 @@ def _deal_event(state: VelonimoState) -> Event:
 
 def _finish(state: VelonimoState, seat: int, events: list[Event]) -> None:
     """`seat` just played its last card: it scores for every opponent still holding cards."""
-    still_in = len(state.active())
+    still_in = state.holding()
     points = state.difficulty * still_in
     state.round_points[seat] += points
     state.finished.append(seat)
