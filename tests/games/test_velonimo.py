@@ -22,7 +22,7 @@ from netcards.games.velonimo.combos import combination_value
 from netcards.games.velonimo.standings import jersey_holder, next_first_player
 from netcards.games.velonimo.state import VelonimoState
 from netcards.oplog import GameLog
-from netcards.rng import make_seed
+from netcards.rng import Rng, make_seed
 from tests.games.velonimo_helpers import PASS, H, P, R, kinds, make_state, run
 
 # -- the cards and the deal -----------------------------------------------------------------------
@@ -67,6 +67,25 @@ def test_duel_deal_makes_a_33_card_draw_pile_whose_top_card_is_the_reward() -> N
     assert view["reward"] == state.reward
     assert view["draw_pile"] == 32
     assert "draw" not in view
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_deal_gives_one_card_at_a_time_from_the_top_of_the_shuffled_deck(
+    players: int,
+) -> None:
+    """Pinned: a journal replays only if every version deals the same seed the same way."""
+    state = GAME.setup(GAME.make_config(players, {"first_player": 0}), make_seed(5))
+    deck = list(ALL_CARDS)
+    Rng(make_seed(5)).shuffle(deck)
+    hands: list[list[int]] = [[] for _ in range(players)]
+    for _ in range(11):
+        for hand in hands:
+            hand.append(deck.pop())
+    assert state.hands == hands
+    if players == 2:
+        assert state.reward == deck.pop() and state.draw == deck
+    else:
+        assert state.aside == deck
 
 
 def test_first_player_of_round_one_comes_from_the_option_or_at_random() -> None:
@@ -188,6 +207,30 @@ def test_passing_is_allowed_even_when_able_to_play() -> None:
     assert PASS in GAME.legal_actions(state, 1)
     run(state, (1, PASS))
     assert state.current == 2
+
+
+def test_legal_actions_come_in_one_fixed_order() -> None:
+    """Singles by id, same-colour combinations colour by colour, then same-value ones by their
+    lowest card; subsets in binary counting order; each jersey variant right after its play.
+    Bots choose by position in this list, so the order is part of the behaviour."""
+    hand = [H(30), R("blue", 4), R("red", 5), R("red", 4), R("blue", 5), R("red", 6)]
+    state = make_state([hand, [R("brown", 7)], [R("purple", 7)]], jersey=0)
+    plays = [(a.cards, a.jersey) for a in GAME.legal_actions(state, 0) if isinstance(a, Play)]
+    r4, r5, r6, b4, b5 = R("red", 4), R("red", 5), R("red", 6), R("blue", 4), R("blue", 5)
+    expected = [
+        *[(c, j) for c in [(r4,), (r5,), (r6,), (b4,), (b5,)] for j in (False, True)],
+        ((H(30),), False),
+        *[
+            (c, j)
+            for c in [(r4, r5), (r4, r6), (r5, r6), (r4, r5, r6), (b4, b5), (r4, b4), (r5, b5)]
+            for j in (False, True)
+        ],
+    ]
+    assert plays == expected
+    state.jersey = None
+    run(state, (0, P(R("red", 4))), (1, P(R("brown", 7))), (2, PASS))
+    after = [a.cards for a in GAME.legal_actions(state, 0) if isinstance(a, Play)]
+    assert after == [(H(30),), (r5, r6), (b4, b5), (r5, b5)]
 
 
 def test_legal_actions_list_every_valid_play_and_nothing_else() -> None:

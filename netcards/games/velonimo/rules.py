@@ -200,18 +200,18 @@ class Velonimo(Game[VelonimoState]):
         for card in cards:
             if card not in hand:
                 raise IllegalAction(f"{label(card)} is not in your hand")
-        if action.jersey:
+        jersey = action.jersey
+        if jersey:
             _check_jersey(state, seat, cards)
             value += JERSEY_BONUS
-        if state.attack and value <= state.attack[-1][3]:
-            raise IllegalAction(
-                f"a play worth {value} does not beat the current {state.attack[-1][3]}"
-            )
+        attack = state.attack
+        if attack and value <= attack[-1][3]:
+            raise IllegalAction(f"a play worth {value} does not beat the current {attack[-1][3]}")
         # Valid: from here on the state changes.
         for card in cards:
             hand.remove(card)
-        state.attack.append((seat, cards, action.jersey, value))
-        if action.jersey:
+        attack.append((seat, cards, jersey, value))
+        if jersey:
             state.jersey_used = True
         state.last_player = seat
         state.passes = 0
@@ -221,7 +221,7 @@ class Velonimo(Game[VelonimoState]):
                 {
                     "seat": seat,
                     "cards": list(cards),
-                    "jersey": action.jersey,
+                    "jersey": jersey,
                     "value": value,
                     "hand_size": len(hand),
                 },
