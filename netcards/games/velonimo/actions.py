@@ -69,7 +69,7 @@ CODEC = ActionCodec(Play, Pass, ChooseVictim, GiveBack, ChooseLeader, GiveReward
 
 # Shared instances, so that listing choices builds no objects.
 PASS = Pass()
-_SEATS = range(5)
+_SEATS = range(5)  # Velonimo seats five players at most
 GIVE_BACK = tuple(GiveBack(c) for c in ALL_CARDS)
 VICTIM = tuple(ChooseVictim(s) for s in _SEATS)
 NEXT_LEADER = tuple(ChooseLeader(s) for s in _SEATS)

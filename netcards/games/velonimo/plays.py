@@ -30,7 +30,7 @@ from netcards.games.velonimo.cards import (
 )
 from netcards.games.velonimo.combos import JERSEY_BONUS, combination_value
 
-SINGLE = tuple(Play((c,), False) for c in ALL_CARDS)
+_SINGLE = tuple(Play((c,), False) for c in ALL_CARDS)
 _SINGLE_IN_JERSEY = tuple(Play((c,), True) for c in ALL_CARDS)
 
 # A hand's runners as two numbers of 8-bit fields: byte `colour` holds a bit per value (the
@@ -79,11 +79,11 @@ def plays(hand: Sequence[int], floor: int, jersey: bool) -> list[Action]:
         return _with_jersey(ordered, groups, floor)
     out: list[Action]
     if not floor:
-        out = [SINGLE[c] for c in ordered]
+        out = [_SINGLE[c] for c in ordered]
         for combinations in groups:
             out += combinations[0]
         return out
-    out = [SINGLE[c] for c in ordered if VALUE[c] > floor]
+    out = [_SINGLE[c] for c in ordered if VALUE[c] > floor]
     for group_plays, _, values, low, high in groups:
         if low > floor:
             out += group_plays
@@ -97,7 +97,7 @@ def _with_jersey(ordered: list[int], groups: tuple[_Group, ...], floor: int) -> 
     for card in ordered:
         value = VALUE[card]
         if value > floor:
-            out.append(SINGLE[card])
+            out.append(_SINGLE[card])
         if value + JERSEY_BONUS > floor and card < RUNNERS:
             out.append(_SINGLE_IN_JERSEY[card])
     for group, worn, values, _, _ in groups:
