@@ -20,8 +20,9 @@ def via_gladiola(state: Any, seat: int | None) -> list[list[int]]:
 
 def velonimo(state: Any, seat: int | None) -> list[list[int]]:
     """Other hands, the set-aside cards (3-5 players), the duel's face-down draw pile (not its
-    face-up reward), and, while a leader exchange is under way, the cards taken: only the
-    taker and the player they were taken from may know those."""
+    face-up reward), and, while a leader exchange is under way (from the take until the last
+    card has gone back, one per action), the cards taken: only the taker and the player they
+    were taken from may know those."""
     places = [h for s, h in enumerate(state.hands) if s != seat]
     places.append(state.aside)
     places.append(state.draw)

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from netcards.action import Action
 from netcards.errors import BadOption, GameOver, IllegalAction, NotYourTurn
 from netcards.games.velonimo import GAME
 from netcards.games.velonimo.actions import (
@@ -19,8 +20,9 @@ from netcards.games.velonimo.actions import (
 from netcards.games.velonimo.cards import ALL_CARDS, CARD_COUNT, VALUE
 from netcards.games.velonimo.combos import combination_value
 from netcards.games.velonimo.standings import jersey_holder, next_first_player
+from netcards.games.velonimo.state import VelonimoState
 from netcards.oplog import GameLog
-from netcards.rng import make_seed
+from netcards.rng import Rng, make_seed
 from tests.games.velonimo_helpers import PASS, H, P, R, kinds, make_state, run
 
 # -- the cards and the deal -----------------------------------------------------------------------
@@ -65,6 +67,25 @@ def test_duel_deal_makes_a_33_card_draw_pile_whose_top_card_is_the_reward() -> N
     assert view["reward"] == state.reward
     assert view["draw_pile"] == 32
     assert "draw" not in view
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_deal_gives_one_card_at_a_time_from_the_top_of_the_shuffled_deck(
+    players: int,
+) -> None:
+    """Pinned: a journal replays only if every version deals the same seed the same way."""
+    state = GAME.setup(GAME.make_config(players, {"first_player": 0}), make_seed(5))
+    deck = list(ALL_CARDS)
+    Rng(make_seed(5)).shuffle(deck)
+    hands: list[list[int]] = [[] for _ in range(players)]
+    for _ in range(11):
+        for hand in hands:
+            hand.append(deck.pop())
+    assert state.hands == hands
+    if players == 2:
+        assert state.reward == deck.pop() and state.draw == deck
+    else:
+        assert state.aside == deck
 
 
 def test_first_player_of_round_one_comes_from_the_option_or_at_random() -> None:
@@ -188,6 +209,30 @@ def test_passing_is_allowed_even_when_able_to_play() -> None:
     assert state.current == 2
 
 
+def test_legal_actions_come_in_one_fixed_order() -> None:
+    """Singles by id, same-colour combinations colour by colour, then same-value ones by their
+    lowest card; subsets in binary counting order; each jersey variant right after its play.
+    Bots choose by position in this list, so the order is part of the behaviour."""
+    hand = [H(30), R("blue", 4), R("red", 5), R("red", 4), R("blue", 5), R("red", 6)]
+    state = make_state([hand, [R("brown", 7)], [R("purple", 7)]], jersey=0)
+    plays = [(a.cards, a.jersey) for a in GAME.legal_actions(state, 0) if isinstance(a, Play)]
+    r4, r5, r6, b4, b5 = R("red", 4), R("red", 5), R("red", 6), R("blue", 4), R("blue", 5)
+    expected = [
+        *[(c, j) for c in [(r4,), (r5,), (r6,), (b4,), (b5,)] for j in (False, True)],
+        ((H(30),), False),
+        *[
+            (c, j)
+            for c in [(r4, r5), (r4, r6), (r5, r6), (r4, r5, r6), (b4, b5), (r4, b4), (r5, b5)]
+            for j in (False, True)
+        ],
+    ]
+    assert plays == expected
+    state.jersey = None
+    run(state, (0, P(R("red", 4))), (1, P(R("brown", 7))), (2, PASS))
+    after = [a.cards for a in GAME.legal_actions(state, 0) if isinstance(a, Play)]
+    assert after == [(H(30),), (r5, r6), (b4, b5), (r5, b5)]
+
+
 def test_legal_actions_list_every_valid_play_and_nothing_else() -> None:
     """Brute force: every subset of the hand, with and without the jersey, tried on a copy."""
     rng = random.Random(5)
@@ -233,15 +278,39 @@ def test_leaders_take_one_card_per_leader_from_one_chosen_opponent() -> None:
     taken = take.private[0]["cards"]
     assert len(taken) == 2 and set(taken) <= set(victim_hand)
     assert len(state.hands[0]) == 3 and len(state.hands[2]) == 2
-    assert state.phase == "give_back"
-    # Giving back may include the taken cards.
-    back = tuple(sorted([taken[0], R("red", 7)]))
-    with pytest.raises(IllegalAction, match="exactly 2 cards"):
-        GAME.apply(state, 0, GiveBack((taken[0],)))
-    run(state, (0, GiveBack(back)))
+    assert state.phase == "give_back" and state.current == 0
+    # One card per decision, any card of the hand: the taken cards too.
+    assert GAME.legal_actions(state, 0) == [GiveBack(c) for c in sorted(state.hands[0])]
+    events = run(state, (0, GiveBack(taken[0])))
+    assert events[0].public == {"seat": 0, "victim": 2, "to_give": 1}
+    assert state.phase == "give_back" and state.current == 0
+    assert GAME.view(state, 1)["exchange"]["to_give"] == 1
+    with pytest.raises(IllegalAction, match="not in your hand"):
+        GAME.apply(state, 0, GiveBack(taken[0]))
+    run(state, (0, GiveBack(R("red", 7))))
     assert len(state.hands[0]) == 1 and len(state.hands[2]) == 4
-    assert set(back) <= set(state.hands[2])
+    assert {taken[0], R("red", 7)} <= set(state.hands[2])
     assert state.phase == "play" and state.current == 1
+    assert GAME.view(state, 0)["exchange"] is None
+
+
+def test_giving_back_asks_one_card_at_a_time_whatever_the_hand_size() -> None:
+    """Four leaders from a 25-card duel hand: 25 choices, not the 12,650 ways to pick 4."""
+    turtles = [R("red", 1), R("orange", 1), R("yellow", 1), R("green", 1)]
+    rest = [R(c, v) for c in ("blue", "purple", "brown") for v in range(2, 8)]
+    rest += [H(25), H(30), H(35)]
+    victim = [R(c, v) for c in ("red", "orange") for v in range(3, 8)] + [H(40), H(45)]
+    state = make_state([[*turtles, *rest], victim], draw=[H(50)], reward=None)
+    events = run(state, (0, P(*turtles)))
+    assert kinds(events) == ["play", "leader_take"]
+    assert GAME.view(state, 0)["exchange"]["to_give"] == 4
+    for left in (3, 2, 1, 0):
+        legal = GAME.legal_actions(state, 0)
+        assert len(legal) == len(state.hands[0]) == 21 + left + 1
+        events = run(state, (0, legal[0]))
+        assert kinds(events) == ["leader_give"] and events[0].public["to_give"] == left
+        assert state.current == (0 if left else 1)
+    assert state.phase == "play" and [len(h) for h in state.hands] == [21, 12]
 
 
 def test_leaders_take_no_more_cards_than_the_victim_holds() -> None:
@@ -250,9 +319,9 @@ def test_leaders_take_no_more_cards_than_the_victim_holds() -> None:
     events = run(state, (0, P(*leaders)), (0, ChooseVictim(1)))
     assert events[-1].public == {"seat": 0, "victim": 1, "leaders": 3, "count": 1}
     assert state.hands[1] == []
-    assert all(len(a.cards) == 1 for a in GAME.legal_actions(state, 0))
-    run(state, (0, GiveBack((R("red", 7),))))
-    assert state.hands[1] == [R("red", 7)]
+    assert state.to_give == 1
+    run(state, (0, GiveBack(R("red", 7))))
+    assert state.hands[1] == [R("red", 7)] and state.phase == "play"
     assert R("brown", 6) in state.hands[0]
 
 
@@ -289,15 +358,15 @@ def test_a_third_seat_never_sees_the_exchanged_cards() -> None:
     assert GAME.view(state, 1)["exchange"]["taken"] == taken
     for view in (GAME.view(state, 2), GAME.public_view(state)):
         assert "taken" not in view["exchange"]
-        assert view["exchange"] == {"thief": 0, "victim": 1, "count": 1}
-    events += run(state, (0, GiveBack((R("red", 5),))))
-    for event in events:
+        assert view["exchange"] == {"thief": 0, "victim": 1, "count": 1, "to_give": 1}
+    events += run(state, (0, GiveBack(R("red", 5))))
+    assert kinds(events) == ["play", "leader_take", "leader_give"]
+    for event in events[1:]:
         for seat in (2, None):
-            assert "cards" not in event.for_seat(seat) or event.kind == "play"
-        if event.kind in ("leader_take", "leader_give"):
-            assert set(event.private) == {0, 1}
-            assert event.for_seat(0)["cards"] == event.for_seat(1)["cards"]
-            assert "cards" in event.omniscient()["private"]["0"]
+            assert not {"card", "cards"} & set(event.for_seat(seat))
+        assert set(event.private) == {0, 1}
+        assert event.for_seat(0) == event.for_seat(1)
+        assert event.omniscient()["private"]["0"]
     assert GAME.view(state, 2)["exchange"] is None
 
 
@@ -525,7 +594,7 @@ def test_duel_dromedaries_draw_before_the_leader_exchange() -> None:
     assert H(30) in state.hands[0]
     assert state.phase == "give_back"
     # The drawn card may be what goes back.
-    run(state, (0, GiveBack((H(30),))))
+    run(state, (0, GiveBack(H(30))))
     assert H(30) in state.hands[1] and state.current == 1
 
 
@@ -723,7 +792,7 @@ def test_refused_actions_change_nothing() -> None:
         (0, PASS),
         (1, P(R("blue", 7))),
         (0, ChooseVictim(1)),
-        (0, GiveBack((R("red", 5),))),
+        (0, GiveBack(R("red", 5))),
         (0, ChooseLeader(1)),
         (0, GiveReward(0)),
         (0, P(R("red", 5), jersey=True)),
@@ -746,6 +815,40 @@ def test_a_view_shows_only_the_own_hand_and_public_facts() -> None:
         assert key not in view
 
 
+def _choices_agree(state: VelonimoState) -> list[Action]:
+    """Each seat's choices from its view alone equal the host's; the acting seat's list."""
+    for seat in range(state.players):
+        assert GAME.legal_actions_in_view(GAME.view(state, seat)) == GAME.legal_actions(state, seat)
+    return GAME.legal_actions(state, state.current)
+
+
+def test_each_seat_works_out_its_choices_from_its_view_in_every_phase() -> None:
+    state = make_state(
+        [[R("red", 1), R("blue", 1), R("red", 5), H(30)], [R("blue", 7)], [R("green", 3)]],
+        jersey=0,
+        round_index=1,
+        round_scores=[[2, 1, 0]],
+    )
+    assert P(R("red", 5), jersey=True) in _choices_agree(state)
+    run(state, (0, P(R("red", 1), R("blue", 1))))
+    assert _choices_agree(state) == [ChooseVictim(1), ChooseVictim(2)]
+    run(state, (0, ChooseVictim(1)))
+    assert all(isinstance(a, GiveBack) for a in _choices_agree(state))
+    assert GAME.legal_actions_in_view(GAME.public_view(state)) == []
+    duel = make_state(
+        [[R("red", 4), R("red", 5)], [R("blue", 3), R("blue", 7)]], draw=[H(25)], reward=H(50)
+    )
+    run(duel, (0, P(R("red", 4))))
+    assert PASS in _choices_agree(duel)
+    run(duel, (1, PASS))
+    assert _choices_agree(duel) == [GiveReward(0), GiveReward(1)]
+    finisher = make_state(
+        [[R("red", 3)], [R("blue", 2), R("blue", 7)], [R("green", 1), R("green", 6)]]
+    )
+    run(finisher, (0, P(R("red", 3))), (1, PASS), (2, PASS))
+    assert _choices_agree(finisher) == [ChooseLeader(1), ChooseLeader(2)]
+
+
 def test_the_omniscient_log_records_deal_exchanges_and_rewards() -> None:
     state = make_state(
         [[R("red", 1), R("red", 4), R("red", 6)], [R("blue", 3), R("blue", 7)]],
@@ -758,14 +861,14 @@ def test_the_omniscient_log_records_deal_exchanges_and_rewards() -> None:
     records = []
     for seat, action in [
         (0, P(R("red", 1))),
-        (0, GiveBack((R("red", 4),))),
+        (0, GiveBack(R("red", 4))),
         (1, PASS),
         (0, GiveReward(1)),
     ]:
         records.append(log.action(seat, action, GAME.apply(state, seat, action)))
     logged = {e["kind"]: e for r in records for e in r["events"]}
     assert logged["leader_take"]["private"]["0"] == logged["leader_take"]["private"]["1"]
-    assert logged["leader_give"]["private"]["1"] == {"cards": [R("red", 4)]}
+    assert logged["leader_give"]["private"]["1"] == {"card": R("red", 4)}
     assert logged["pass"] == {"kind": "pass", "seat": 1}
     assert logged["reward"] == {"kind": "reward", "seat": 0, "card": H(50), "to": 1}
     assert logged["reward_revealed"]["card"] == H(30)

@@ -139,33 +139,18 @@ class VelonimoHeuristic(Bot):
         return min(legal, key=key)
 
     def _give_back(self, view: dict[str, Any], legal: list[Action]) -> Action:
+        """One card at a time: the one whose loss leaves the fewest moves, then the lowest."""
         hand = view["hand"]
-        count = len(legal[0].cards) if isinstance(legal[0], GiveBack) else 1
-        if len(legal) > 400:  # many leaders: give back the lowest cards that fit nothing
-            keep = sorted(hand, key=lambda c: (self._fits(hand, c), VALUE[c]), reverse=True)
-            return GiveBack(tuple(sorted(keep[len(keep) - count :])))
         best: tuple[float, int] | None = None
         choice = legal[0]
         for index, action in enumerate(legal):
             assert isinstance(action, GiveBack)
-            rest = [c for c in hand if c not in action.cards]
-            score = -moves(rest) * 10 - sum(VALUE[c] for c in action.cards) / 10
+            rest = [c for c in hand if c != action.card]
+            score = -moves(rest) * 10 - VALUE[action.card] / 10
             key = (score, -index)
             if best is None or key > best:
                 best, choice = key, action
         return choice
-
-    @staticmethod
-    def _fits(hand: Sequence[int], card: int) -> int:
-        if is_hare(card):
-            return 1
-        return sum(
-            1
-            for other in hand
-            if other != card
-            and not is_hare(other)
-            and (COLOUR[other] == COLOUR[card] or VALUE[other] == VALUE[card])
-        )
 
     def _next_leader(self, view: dict[str, Any], legal: list[Action]) -> Action:
         sizes = view["hand_sizes"]

@@ -2,7 +2,9 @@
 
 A leader's exchange and the end of a duel attack are separate decisions taken in separate
 phases, not extra fields of a play, so that each seat is only ever asked what it can answer
-with what it knows at that moment (the cards it took are only known after the steal).
+with what it knows at that moment (the cards it took are only known after the steal). Cards
+go back one per decision: a choice among the cards of a hand stays as short as the hand,
+where a choice among its k-card subsets would run into millions in a duel.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from netcards.action import Action, ActionCodec
+from netcards.games.velonimo.cards import ALL_CARDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,10 +42,11 @@ class ChooseVictim(Action):
 
 @dataclass(frozen=True, slots=True)
 class GiveBack(Action):
-    """After taking cards with leaders: as many cards of your choice back (increasing ids)."""
+    """After taking cards with leaders: one card of your hand back to that opponent, asked again
+    until as many have gone back as were taken."""
 
     KIND: ClassVar[str] = "give_back"
-    cards: tuple[int, ...]
+    card: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,4 +67,10 @@ class GiveReward(Action):
 
 CODEC = ActionCodec(Play, Pass, ChooseVictim, GiveBack, ChooseLeader, GiveReward)
 
+# Shared instances, so that listing choices builds no objects.
 PASS = Pass()
+_SEATS = range(5)  # Velonimo seats five players at most
+GIVE_BACK = tuple(GiveBack(c) for c in ALL_CARDS)
+VICTIM = tuple(ChooseVictim(s) for s in _SEATS)
+NEXT_LEADER = tuple(ChooseLeader(s) for s in _SEATS)
+REWARD_TO = tuple(GiveReward(s) for s in _SEATS)

@@ -3,24 +3,22 @@
 A round is a series of attacks. Leading is compulsory, then each seat in turn beats the
 current play or passes; when everybody still holding cards has passed since the last play,
 its player clears the table and leads (if that player has finished, they name who leads).
-Leaders trigger an exchange, asked as two decisions (victim, then cards to give back); in the
-duel a won attack asks where the reward goes. Scores, the jersey and the next first player
-are settled between rounds.
+Leaders trigger an exchange, asked as separate decisions (the victim, then each card given
+back, one at a time); in the duel a won attack asks where the reward goes. Scores, the jersey
+and the next first player are settled between rounds.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from itertools import combinations
 from typing import Any
 
 from netcards.action import Action
-from netcards.errors import IllegalAction
+from netcards.errors import GameOver, IllegalAction, NotYourTurn
 from netcards.event import Event
 from netcards.game import Game, Outcome, TableConfig, places_from_keys
 from netcards.games.velonimo.actions import (
     CODEC,
-    PASS,
     ChooseLeader,
     ChooseVictim,
     GiveBack,
@@ -29,16 +27,8 @@ from netcards.games.velonimo.actions import (
     Play,
 )
 from netcards.games.velonimo.cards import ALL_CARDS, card_name, catalogue, label
-from netcards.games.velonimo.combos import (
-    JERSEY_BONUS,
-    all_plays,
-    can_wear_jersey,
-    check_cards,
-    check_increasing,
-    combination_value,
-    count_leaders,
-    count_water_carriers,
-)
+from netcards.games.velonimo.choices import choices, jersey_wearable
+from netcards.games.velonimo.combos import JERSEY_BONUS, can_wear_jersey, play_facts
 from netcards.games.velonimo.standings import (
     jersey_holder,
     next_first_player,
@@ -77,7 +67,7 @@ _WRONG_PHASE = {
 class Velonimo(Game[VelonimoState]):
     id = "velonimo"
     name = "Velonimo"
-    rules_version = "velonimo/1"
+    rules_version = "velonimo/2"
     min_players = 2
     max_players = 5
     codec = CODEC
@@ -145,26 +135,41 @@ class Velonimo(Game[VelonimoState]):
         return _NOBODY if state.over else _SEATS[state.current]
 
     def legal_actions_in_view(self, view: Mapping[str, Any]) -> list[Action]:
-        raise NotImplementedError("velonimo: legal actions from a view")
+        seat = view["seat"]
+        if view["over"] or seat is None or view["current"] != seat:
+            return []
+        jersey = view["jersey"]
+        return choices(
+            view["phase"],
+            seat,
+            view["hand"],
+            view["attack_value"],
+            jersey_wearable(view["mode"] == "duel", jersey["holder"], jersey["used"], seat),
+            lambda: [s for s, n in enumerate(view["hand_sizes"]) if n],
+        )
 
     def legal_actions(self, state: VelonimoState, seat: int) -> list[Action]:
         if state.over or seat != state.current:
             return []
-        phase = state.phase
-        if phase == "play":
-            return _legal_plays(state, seat)
-        if phase == "victim":
-            return [ChooseVictim(s) for s in _victims(state, seat)]
-        if phase == "give_back":
-            hand = sorted(state.hands[seat])
-            return [GiveBack(c) for c in combinations(hand, len(state.taken))]
-        if phase == "next_leader":
-            return [ChooseLeader(s) for s in state.active()]
-        if phase == "reward":
-            return [GiveReward(seat), GiveReward(1 - seat)]
-        return []
+        return choices(
+            state.phase,
+            seat,
+            state.hands[seat],
+            state.attack[-1][3] if state.attack else None,
+            jersey_wearable(state.duel, state.jersey, state.jersey_used, seat),
+            state.active,
+        )
 
     # -- applying ------------------------------------------------------------------------------
+
+    def apply(self, state: VelonimoState, seat: int, action: Action) -> list[Event]:
+        """The same checks as every game's, read straight from the state: playouts call this
+        hundreds of times per game."""
+        if state.over:
+            raise GameOver("the game is over")
+        if seat != state.current:
+            raise NotYourTurn(f"seat {seat} is not asked to act now")
+        return self._apply(state, seat, action)
 
     def _apply(self, state: VelonimoState, seat: int, action: Action) -> list[Event]:
         wanted = _PHASE_OF.get(type(action))
@@ -179,7 +184,7 @@ class Velonimo(Game[VelonimoState]):
         elif isinstance(action, ChooseVictim):
             events = self._choose_victim(state, seat, action.seat)
         elif isinstance(action, GiveBack):
-            events = self._give_back(state, seat, action.cards)
+            events = self._give_back(state, seat, action.card)
         elif isinstance(action, ChooseLeader):
             events = self._choose_leader(state, seat, action.seat)
         else:
@@ -190,24 +195,23 @@ class Velonimo(Game[VelonimoState]):
 
     def _play(self, state: VelonimoState, seat: int, action: Play) -> list[Event]:
         cards = action.cards
-        check_cards(cards)
+        value, leaders, water_carriers = play_facts(cards)
         hand = state.hands[seat]
         for card in cards:
             if card not in hand:
                 raise IllegalAction(f"{label(card)} is not in your hand")
-        value = combination_value(cards)
-        if action.jersey:
+        jersey = action.jersey
+        if jersey:
             _check_jersey(state, seat, cards)
             value += JERSEY_BONUS
-        if state.attack and value <= state.attack[-1][3]:
-            raise IllegalAction(
-                f"a play worth {value} does not beat the current {state.attack[-1][3]}"
-            )
+        attack = state.attack
+        if attack and value <= attack[-1][3]:
+            raise IllegalAction(f"a play worth {value} does not beat the current {attack[-1][3]}")
         # Valid: from here on the state changes.
         for card in cards:
             hand.remove(card)
-        state.attack.append((seat, cards, action.jersey, value))
-        if action.jersey:
+        attack.append((seat, cards, jersey, value))
+        if jersey:
             state.jersey_used = True
         state.last_player = seat
         state.passes = 0
@@ -217,7 +221,7 @@ class Velonimo(Game[VelonimoState]):
                 {
                     "seat": seat,
                     "cards": list(cards),
-                    "jersey": action.jersey,
+                    "jersey": jersey,
                     "value": value,
                     "hand_size": len(hand),
                 },
@@ -225,14 +229,13 @@ class Velonimo(Game[VelonimoState]):
         ]
         if not hand:
             _finish(state, seat, events)
-            if len(state.active()) <= 1:
+            if state.holding() <= 1:
                 self._end_round(state, events)
                 return events
             state.current = state.next_active(seat)
             return events
         if state.duel:
-            _water_carriers(state, seat, count_water_carriers(cards), events)
-        leaders = count_leaders(cards)
+            _water_carriers(state, seat, water_carriers, events)
         if leaders:
             victims = _victims(state, seat)
             state.current = seat
@@ -252,9 +255,8 @@ class Velonimo(Game[VelonimoState]):
         events = [Event("pass", {"seat": seat})]
         winner = state.last_player
         assert winner is not None
-        still_in = state.active()
-        needed = len(still_in) - (1 if winner in still_in else 0)
-        if state.passes < needed:
+        winner_in = bool(state.hands[winner])
+        if state.passes < state.holding() - winner_in:
             state.current = state.next_active(seat)
             return events
         # Everybody else passed: the attack is over.
@@ -263,9 +265,9 @@ class Velonimo(Game[VelonimoState]):
         state.attack = []
         state.passes = 0
         state.last_player = None
-        events.append(Event("attack_won", {"seat": winner, "finished": winner not in still_in}))
+        events.append(Event("attack_won", {"seat": winner, "finished": not winner_in}))
         state.current = winner
-        if winner not in still_in:
+        if not winner_in:
             state.phase = "next_leader"
         elif state.duel and state.reward is not None:
             state.phase = "reward"
@@ -278,28 +280,25 @@ class Velonimo(Game[VelonimoState]):
         _steal(state, seat, victim, state.steal_count, events)
         return events
 
-    def _give_back(self, state: VelonimoState, seat: int, cards: tuple[int, ...]) -> list[Event]:
-        count = len(state.taken)
-        if len(cards) != count:
-            raise IllegalAction(f"give back exactly {count} card{'s' if count > 1 else ''}")
+    def _give_back(self, state: VelonimoState, seat: int, card: int) -> list[Event]:
         hand = state.hands[seat]
-        check_increasing(cards)
-        for card in cards:
-            if card not in hand:
-                raise IllegalAction(f"{card_name(card)} is not in your hand")
+        if card not in hand:
+            raise IllegalAction(f"{card_name(card)} is not in your hand")
         victim = state.victim
         assert victim is not None
-        for card in cards:
-            hand.remove(card)
-            state.hands[victim].append(card)
-        private = {"cards": list(cards)}
+        hand.remove(card)
+        state.hands[victim].append(card)
+        state.to_give -= 1
+        private = {"card": card}
         events = [
             Event(
                 "leader_give",
-                {"seat": seat, "victim": victim, "count": count},
+                {"seat": seat, "victim": victim, "to_give": state.to_give},
                 {seat: dict(private), victim: dict(private)},
             )
         ]
+        if state.to_give:
+            return events
         state.victim = None
         state.taken = []
         state.phase = "play"
@@ -449,11 +448,11 @@ def _deal(state: VelonimoState, first: int) -> None:
     """Shuffle all 55 cards and start a round led by `first`."""
     deck = list(ALL_CARDS)
     state.rng.shuffle(deck)
-    hands: list[list[int]] = [[] for _ in range(state.players)]
-    for _ in range(HAND_SIZE):
-        for hand in hands:
-            hand.append(deck.pop())
-    state.hands = hands
+    # One card at a time to each player in turn from the top (the end of the list).
+    players = state.players
+    dealt = players * HAND_SIZE
+    state.hands = [deck[-1 - s : -1 - dealt : -players] for s in range(players)]
+    del deck[-dealt:]
     if state.duel:
         state.aside = []
         state.reward = deck.pop()
@@ -475,6 +474,7 @@ def _deal(state: VelonimoState, first: int) -> None:
     state.steal_count = 0
     state.victim = None
     state.taken = []
+    state.to_give = 0
 
 
 def _deal_event(state: VelonimoState) -> Event:
@@ -496,7 +496,7 @@ def _deal_event(state: VelonimoState) -> Event:
 
 def _finish(state: VelonimoState, seat: int, events: list[Event]) -> None:
     """`seat` just played its last card: it scores for every opponent still holding cards."""
-    still_in = len(state.active())
+    still_in = state.holding()
     points = state.difficulty * still_in
     state.round_points[seat] += points
     state.finished.append(seat)
@@ -546,6 +546,7 @@ def _steal(state: VelonimoState, seat: int, victim: int, leaders: int, events: l
     state.steal_count = 0
     state.victim = victim
     state.taken = taken
+    state.to_give = count
     state.phase = "give_back"
     state.current = seat
 
@@ -555,15 +556,11 @@ def _reveal_reward(state: VelonimoState, events: list[Event]) -> None:
     events.append(Event("reward_revealed", {"card": state.reward, "draw_pile": len(state.draw)}))
 
 
-# -- checks and listings (no changes) ----------------------------------------------------------
+# -- checks (no changes) ------------------------------------------------------------------------
 
 
 def _victims(state: VelonimoState, seat: int) -> list[int]:
     return [s for s in state.active() if s != seat]
-
-
-def _jersey_available(state: VelonimoState, seat: int) -> bool:
-    return not state.duel and state.jersey == seat and not state.jersey_used
 
 
 def _check_jersey(state: VelonimoState, seat: int, cards: tuple[int, ...]) -> None:
@@ -575,17 +572,3 @@ def _check_jersey(state: VelonimoState, seat: int, cards: tuple[int, ...]) -> No
         raise IllegalAction("the jersey was already used this round")
     if not can_wear_jersey(cards):
         raise IllegalAction("the jersey cannot be added to a lone hare")
-
-
-def _legal_plays(state: VelonimoState, seat: int) -> list[Action]:
-    beat = state.attack[-1][3] if state.attack else 0
-    jersey = _jersey_available(state, seat)
-    out: list[Action] = []
-    for cards, value in all_plays(state.hands[seat]):
-        if value > beat:
-            out.append(Play(cards, False))
-        if jersey and value + JERSEY_BONUS > beat and can_wear_jersey(cards):
-            out.append(Play(cards, True))
-    if state.attack:
-        out.append(PASS)
-    return out

@@ -17,6 +17,14 @@ Phase = Literal["play", "victim", "give_back", "next_leader", "reward", "over"]
 # One play of the current attack: (seat, cards, jersey worn, value).
 TablePlay = tuple[int, tuple[int, ...], bool, int]
 
+# For each player count and seat, the other seats in clockwise order, that seat last.
+_AFTER = tuple(
+    tuple(
+        tuple((seat + step) % players for step in range(1, players + 1)) for seat in range(players)
+    )
+    for players in range(6)
+)
+
 
 @dataclass(slots=True)
 class VelonimoState:
@@ -45,6 +53,7 @@ class VelonimoState:
     steal_count: int = 0  # leaders played, while the victim is being chosen
     victim: int | None = None  # during the give-back: who the cards were taken from
     taken: list[int] = field(default_factory=list)  # during the give-back: the taken cards
+    to_give: int = 0  # during the give-back: cards still to give
     over: bool = False
     end_reason: str | None = None
     turns: int = 0
@@ -76,6 +85,7 @@ class VelonimoState:
             steal_count=self.steal_count,
             victim=self.victim,
             taken=list(self.taken),
+            to_give=self.to_give,
             over=self.over,
             end_reason=self.end_reason,
             turns=self.turns,
@@ -87,13 +97,17 @@ class VelonimoState:
 
     def active(self) -> list[int]:
         """The seats still holding cards, in seat order."""
-        return [s for s in range(self.players) if self.hands[s]]
+        return [s for s, hand in enumerate(self.hands) if hand]
+
+    def holding(self) -> int:
+        """How many seats still hold cards (`len(active())` without building the list)."""
+        return self.players - self.hands.count([])
 
     def next_active(self, seat: int) -> int:
         """The next seat after `seat` (clockwise) still holding cards."""
-        for step in range(1, self.players + 1):
-            other = (seat + step) % self.players
-            if self.hands[other]:
+        hands = self.hands
+        for other in _AFTER[self.players][seat]:
+            if hands[other]:
                 return other
         raise AssertionError("nobody holds cards")
 
@@ -124,6 +138,7 @@ class VelonimoState:
             "steal_count": self.steal_count,
             "victim": self.victim,
             "taken": list(self.taken),
+            "to_give": self.to_give,
             "over": self.over,
             "end_reason": self.end_reason,
             "turns": self.turns,
@@ -157,6 +172,7 @@ class VelonimoState:
             steal_count=d["steal_count"],
             victim=d["victim"],
             taken=list(d["taken"]),
+            to_give=d["to_give"],
             over=d["over"],
             end_reason=d["end_reason"],
             turns=d["turns"],

@@ -54,12 +54,18 @@ def public_view(state: VelonimoState, game_id: str) -> dict[str, Any]:
         "end_reason": state.end_reason,
     }
     if state.phase == "victim":
-        view["exchange"] = {"thief": state.current, "victim": None, "count": state.steal_count}
+        view["exchange"] = {
+            "thief": state.current,
+            "victim": None,
+            "count": state.steal_count,
+            "to_give": None,
+        }
     elif state.phase == "give_back":
         view["exchange"] = {
             "thief": state.current,
             "victim": state.victim,
             "count": len(state.taken),
+            "to_give": state.to_give,
         }
     return view
 
