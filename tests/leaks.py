@@ -48,11 +48,14 @@ def hands_of(game: Any, state: Any) -> dict[int, set[int]]:
     }
 
 
-def foreign_cards(before: dict[int, set[int]], after: dict[int, set[int]], seat: int) -> set[int]:
-    """Cards in another seat's hand both before and after an action. A card that just moved
-    between hands (given, stolen, rewarded) may be known to both sides of the move."""
+def foreign_cards(
+    before: dict[int, set[int]], after: dict[int, set[int]], seat: int, held: set[int]
+) -> set[int]:
+    """Cards of another seat's hand that `seat` may not know: in another hand both before and
+    after the action, and never in `seat`'s own hand (`held`). A card that moved between hands
+    (given, stolen, rewarded) is known to both sides of the move."""
     out: set[int] = set()
     for s, cards in after.items():
         if s != seat:
             out |= before.get(s, set()) & cards
-    return out
+    return out - held

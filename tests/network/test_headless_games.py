@@ -38,19 +38,22 @@ def check_trace(trace: list[dict[str, Any]]) -> int:
     updates = {m["seq"]: m for m in trace if m["type"] == "update"}
     state = game.setup(config, seed)
     checked = 0
+    held = set(hands_of(game, state)[seat])
     for seq, (actor, data) in enumerate(actions, 1):
         before = hands_of(game, state)
         events = game.apply(state, actor, game.decode_action(data))
+        held |= hands_of(game, state)[seat]
         if seq not in updates:
             continue
         got = decode(updates[seq])
         mine = update_for(game, state, events, seq, actor, seat)
         public = update_for(game, state, events, seq, actor, None)
         assert got == decode(_plain(mine)), f"update {seq} differs from what seat {seat} may see"
-        foreign = foreign_cards(before, hands_of(game, state), seat)
+        foreign = foreign_cards(before, hands_of(game, state), seat, held)
         if game.outcome(state) is None:
             extra = card_leaves(_plain(mine)) - card_leaves(_plain(public))
-            assert not {c for _, c in extra} & foreign, f"update {seq} shows another hand"
+            shown = sorted((p, c) for p, c in extra if c in foreign)
+            assert not shown, f"update {seq} shows cards of another hand: {shown}"
         checked += 1
     return checked
 

@@ -92,6 +92,7 @@ def play_over_the_wire(game: Game[Any], players: int, seed: int, levels: list[st
     assert len(sessions) == players
 
     ciphers = [ChaCha20Poly1305(k) for k in host_keys]
+    held = {s: set(cards) for s, cards in hands_of(game, state).items()}
     sent = [1] * players  # each host has sent its confirm
     seq = 0
     for _ in range(100_000):
@@ -108,6 +109,8 @@ def play_over_the_wire(game: Game[Any], players: int, seed: int, levels: list[st
             check_private_parts(events, None, [dict(e) for e in public.events])
             over = game.outcome(state) is not None
             hands_after = hands_of(game, state)
+            for s, cards in hands_after.items():
+                held[s] |= cards
             for s in range(players):
                 raw = pairs[s].host.send(updates[s])
                 # Nobody else's key opens it (same counter, so only the key differs).
@@ -124,7 +127,7 @@ def play_over_the_wire(game: Game[Any], players: int, seed: int, levels: list[st
                 assert isinstance(received, Update) and received == updates[s]
                 check_private_parts(events, s, [dict(e) for e in received.events])
                 if not over:
-                    foreign = foreign_cards(hands_before, hands_after, s)
+                    foreign = foreign_cards(hands_before, hands_after, s, held[s])
                     check_no_foreign_cards(received, public, foreign, s)
     assert game.outcome(state) is not None
     return seq
