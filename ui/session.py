@@ -29,10 +29,9 @@ from protocol.limits import PROTOCOL_VERSION
 from protocol.settings import config_dir, data_dir
 
 
-class SessionNotice(Message):
-    """Something happened at the table (see `protocol.client` for the kinds of notice)."""
-
-    bubble = False
+class SessionNotice(Message, bubble=False):
+    """Something happened at the table (see `protocol.client` for the kinds of notice).
+    The app hands each one to the screen on top; it must not bubble back up to the app."""
 
     def __init__(self, notice: Notice) -> None:
         super().__init__()
