@@ -89,6 +89,13 @@ class LobbyScreen(Screen[None]):
         title.append("\n" + _("(compare it with the host's screen before you play)"), style="dim")
         if lobby.password:
             title.append("\n" + _("This table has a password."), style="dim")
+        if self.session.host is not None:
+            title.append(
+                "\n"
+                + _("Players join with: netcards join ADDRESS:{port}").format(
+                    port=self.session.host.port
+                )
+            )
         self.query_one("#lobby-title", Static).update(title)
         table = self.query_one("#seats", DataTable)
         row = table.cursor_row
