@@ -36,6 +36,7 @@ from protocol.messages import (
     AddBot,
     Audit,
     Chat,
+    Clock,
     Commit,
     Contribute,
     Error,
@@ -52,6 +53,7 @@ from protocol.messages import (
     SetOptions,
     Snapshot,
     Start,
+    TableNotice,
     Update,
 )
 
@@ -108,6 +110,19 @@ class ChatLine:
 
 
 @dataclass(frozen=True)
+class TableSays:
+    """A notice from the table itself (see protocol.notices for the codes)."""
+
+    code: str
+    args: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ClockChanged:
+    """The turn clock changed: `TableClient.clock` has each clocked seat's deadline."""
+
+
+@dataclass(frozen=True)
 class HostRefused:
     """An `error` from the host: an illegal move (not fatal) or a refusal that ends the session."""
 
@@ -141,6 +156,8 @@ Notice = (
     | GameStarted
     | ViewChanged
     | ChatLine
+    | TableSays
+    | ClockChanged
     | HostRefused
     | GameOver
     | DealChecked
@@ -190,6 +207,10 @@ class TableClient:
     """An action of ours is on its way: do not act again until the host applied or refused it."""
     log: list[dict[str, Any]] = field(default_factory=list)
     chat: list[ChatLine] = field(default_factory=list)
+    notices: list[TableSays] = field(default_factory=list)
+    clock: dict[int, float] = field(default_factory=dict)
+    """Seat -> when its time runs out, on this event loop's clock (`loop.time()`)."""
+    turn_clock_ms: int = 0
     outcome: Outcome | None = None
     verdict: Verdict | None = None
     connected: bool = False
@@ -416,6 +437,15 @@ class TableClient:
             line = ChatLine(message.seat, message.name, message.text)
             self.chat.append(line)
             self._notify(line)
+        elif isinstance(message, TableNotice):
+            said = TableSays(message.code, dict(message.args))
+            self.notices.append(said)
+            self._notify(said)
+        elif isinstance(message, Clock):
+            now = asyncio.get_running_loop().time()
+            self.turn_clock_ms = message.per_turn_ms
+            self.clock = {e.seat: now + e.ms / 1000 for e in message.left}
+            self._notify(ClockChanged())
         elif isinstance(message, Error):
             self.awaiting = False
             self._notify(HostRefused(message.code, message.text, message.fatal))

@@ -32,6 +32,8 @@ from protocol.messages import (
     Action,
     AddBot,
     Chat,
+    Clock,
+    ClockEntry,
     Commit,
     Contribute,
     Contribution,
@@ -48,6 +50,7 @@ from protocol.messages import (
     SeatInfo,
     SetOptions,
     Start,
+    TableNotice,
 )
 
 Log = Callable[[str], None]
@@ -69,6 +72,8 @@ class HostSettings:
     chat_abuse_limit: int = 20
     ping_interval: float = 5.0
     ping_timeout: float = 20.0
+    turn_clock: float = 0.0
+    """Seconds a player has for each decision (0: no clock); then a bot plays that turn."""
 
 
 @dataclass
@@ -135,6 +140,8 @@ class TableHost:
         self._bots: asyncio.Task[None] | None = None
         self._deal_timer: asyncio.TimerHandle | None = None
         self._liveness_task: asyncio.Task[None] | None = None
+        self._clocks: dict[int, tuple[asyncio.TimerHandle, float]] = {}
+        self._clock_tasks: set[asyncio.Task[bool]] = set()
         self._journal_started = table.phase != "lobby"
 
     # -- life cycle -------------------------------------------------------------------------------
@@ -148,6 +155,7 @@ class TableHost:
                 if seat.kind == "human":
                     self._start_grace(seat.index)
             self._schedule_bots()
+            self._sync_clock()
         elif self.table.phase == "over":
             self.finished.set()
         return self.port
@@ -160,6 +168,10 @@ class TableHost:
             self._close(peer)
         for handle in self._grace.values():
             handle.cancel()
+        for seat in list(self._clocks):
+            self._stop_clock(seat)
+        for clock_task in self._clock_tasks:
+            clock_task.cancel()
         for task in (self._bots, self._liveness_task):
             if task is not None:
                 task.cancel()
@@ -325,6 +337,7 @@ class TableHost:
             else:
                 self.table.seats[peer.seat].connected = False
                 if self.table.phase == "playing":
+                    self._notice("away", seat=peer.seat, name=self.table.seats[peer.seat].name)
                     self._start_grace(peer.seat)
         self._broadcast_lobby()
 
@@ -402,12 +415,15 @@ class TableHost:
                     self._close(other)
             peer.seat, peer.token = seat.index, seat.token
             self._cancel_grace(seat.index)
+            if table.phase == "playing":
+                self._notice("back", seat=seat.index, name=seat.name)
             owner = seat.token == self.owner_token
             self._send(peer, Seated(seat.index, join.resume, True, owner))
             self.log(f"{peer.label} is back in seat {seat.index}")
             self._broadcast_lobby()
             self._catch_up(peer)
             self._schedule_bots()
+            self._sync_clock()
             return
         token = self.random_bytes(32)
         try:
@@ -453,11 +469,11 @@ class TableHost:
             if other.joined:
                 self._send(other, line)
 
-    def _announce(self, text: str) -> None:
-        line = Chat(None, "table", text[:500])
+    def _notice(self, code: str, **args: Any) -> None:
+        notice = TableNotice(code, args)
         for peer in self.peers.values():
             if peer.joined:
-                self._send(peer, line)
+                self._send(peer, notice)
 
     def _ready(self, peer: Peer, ready: Ready) -> None:
         if peer.seat is None:
@@ -518,6 +534,7 @@ class TableHost:
             self.password is not None,
             phase,
             note,
+            round(self.settings.turn_clock * 1000),
         )
 
     def _broadcast_lobby(self) -> None:
@@ -565,7 +582,7 @@ class TableHost:
         table = self.table
         problem = table.start_problem()
         if problem is not None:  # someone left while we waited
-            self._announce(f"the deal is off: {problem}")
+            self._notice("deal_off", reason=problem)
             self._broadcast_lobby()
             return
         table.start()
@@ -579,6 +596,7 @@ class TableHost:
                 self._send(peer, snapshot_for(table.game, table.state, self.seq, peer.seat))
         self._broadcast_lobby()
         self._schedule_bots()
+        self._sync_clock()
 
     def _start_message(self, seat: int | None) -> Start:
         table = self.table
@@ -616,6 +634,7 @@ class TableHost:
     def _after_action(self, events: list[Any]) -> None:
         table = self.table
         actor = table.actions[-1][0]
+        self._stop_clock(actor)
         self.seq += 1
         if self.journal is not None:
             self.journal.append(table.journal_action())
@@ -633,9 +652,11 @@ class TableHost:
                 if peer.joined:
                     self._send_results(peer)
             self.log("the game is over")
+            self._sync_clock()
             self.finished.set()
             return
         self._schedule_bots()
+        self._sync_clock()
 
     def _send_results(self, peer: Peer) -> None:
         table = self.table
@@ -657,18 +678,69 @@ class TableHost:
                 return
             if self.settings.bot_delay:
                 await asyncio.sleep(self.settings.bot_delay)
-            seat = seats[0]
-            seq = self.seq
-            think = table.bot_move(seat)
-            data = await asyncio.to_thread(think)
-            if self.seq != seq or seat not in table.bot_seats_to_act():
-                continue  # the table moved on while the bot was thinking
-            try:
-                events = table.submit(seat, data)
-            except GameError as exc:  # a bot bug must not stop the table
-                self.log(f"the bot for seat {seat} chose an illegal move: {exc}")
+            if not await self._bot_turn(seats[0]):
                 return
-            self._after_action(events)
+
+    async def _bot_turn(self, seat: int) -> bool:
+        """A bot's move for `seat`, thought out in a worker thread; False if it went wrong."""
+        table = self.table
+        seq = self.seq
+        think = table.bot_move(seat)
+        data = await asyncio.to_thread(think)
+        if self.seq != seq or seat not in table.to_act() or table.phase != "playing":
+            return True  # the table moved on while the bot was thinking
+        try:
+            events = table.submit(seat, data)
+        except GameError as exc:  # a bot bug must not stop the table
+            self.log(f"the bot for seat {seat} chose an illegal move: {exc}")
+            return False
+        self._after_action(events)
+        return True
+
+    # -- the turn clock -----------------------------------------------------------------------------
+
+    def _sync_clock(self) -> None:
+        """Start a clock for each player asked to act who has none, stop the others, tell all."""
+        per_turn = self.settings.turn_clock
+        if not per_turn:
+            return
+        table = self.table
+        acting = set(table.to_act()) if table.phase == "playing" else set()
+        clocked = {
+            s for s in acting if table.seats[s].kind == "human" and not table.seats[s].stand_in
+        }
+        for seat in list(self._clocks):
+            if seat not in clocked:
+                self._stop_clock(seat)
+        loop = asyncio.get_running_loop()
+        for seat in clocked - set(self._clocks):
+            handle = loop.call_later(per_turn, self._clock_ran_out, seat)
+            self._clocks[seat] = (handle, loop.time() + per_turn)
+        now = loop.time()
+        left = tuple(
+            ClockEntry(s, max(0, int((deadline - now) * 1000)))
+            for s, (_, deadline) in sorted(self._clocks.items())
+        )
+        message = Clock(round(per_turn * 1000), left)
+        for peer in self.peers.values():
+            if peer.joined:
+                self._send(peer, message)
+
+    def _stop_clock(self, seat: int) -> None:
+        entry = self._clocks.pop(seat, None)
+        if entry is not None:
+            entry[0].cancel()
+
+    def _clock_ran_out(self, seat: int) -> None:
+        self._clocks.pop(seat, None)
+        table = self.table
+        if table.phase != "playing" or seat not in table.to_act():
+            return
+        self.log(f"time ran out for seat {seat}: a bot plays the turn")
+        self._notice("clock", seat=seat, name=table.seats[seat].name)
+        task = asyncio.create_task(self._bot_turn(seat))
+        self._clock_tasks.add(task)
+        task.add_done_callback(self._clock_tasks.discard)
 
     # -- absent players ---------------------------------------------------------------------------
 
@@ -688,10 +760,8 @@ class TableHost:
         if s.connected or self.table.phase != "playing":
             return
         self.table.set_stand_in(seat, True)
-        self._announce(
-            f"{s.name} is away: a {self.table.stand_in_level} bot plays seat {seat} "
-            "until they come back"
-        )
+        self._notice("stand_in", seat=seat, name=s.name, level=self.table.stand_in_level)
         self.log(f"a bot stands in for seat {seat}")
         self._broadcast_lobby()
         self._schedule_bots()
+        self._sync_clock()

@@ -194,6 +194,7 @@ class Lobby(Message):
     password: Annotated[bool, Bool()]
     phase: Annotated[str, Choice("lobby", "dealing", "playing", "over")]
     note: Annotated[str, REASON]
+    turn_clock_ms: Annotated[int, COUNT]
 
 
 @message
@@ -415,6 +416,40 @@ class Chat(Message):
     seat: Annotated[int | None, Opt(SEAT)]
     name: Annotated[str, Text(0, 32)]
     text: Annotated[str, Text(1, 500)]
+
+
+@message
+@dataclass(frozen=True, slots=True)
+class TableNotice(Message):
+    """Something the table itself says (a player is away, a bot stands in, time ran out), as a
+    code and its arguments, so that every player reads it in their own language."""
+
+    TYPE: ClassVar[str] = "notice"
+    SENDER: ClassVar[Sender] = "host"
+    PHASE: ClassVar[Phase] = "session"
+    code: Annotated[str, Text(1, 64)]
+    args: Annotated[dict[str, Any], Data()]
+
+
+@dataclass(frozen=True, slots=True)
+class ClockEntry:
+    """Time left for one seat asked to act."""
+
+    seat: Annotated[int, SEAT]
+    ms: Annotated[int, COUNT]
+
+
+@message
+@dataclass(frozen=True, slots=True)
+class Clock(Message):
+    """The turn clock after a change: each clocked seat's time left (none when the clock is off
+    or nobody it applies to must act). When a seat's time runs out a bot plays that turn."""
+
+    TYPE: ClassVar[str] = "clock"
+    SENDER: ClassVar[Sender] = "host"
+    PHASE: ClassVar[Phase] = "session"
+    per_turn_ms: Annotated[int, COUNT]
+    left: Annotated[tuple[ClockEntry, ...], Seq(Record(ClockEntry), MAX_SEATS)]
 
 
 @message

@@ -87,6 +87,13 @@ def _build_parser() -> argparse.ArgumentParser:
         "--bot-delay", type=float, default=0.0, help="seconds each bot waits before it plays"
     )
     host.add_argument(
+        "--turn-clock",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="time for each decision; then a bot plays it (default: no clock)",
+    )
+    host.add_argument(
         "--discovery-port",
         type=int,
         help=f"UDP port to answer LAN queries on (default {DISCOVERY_PORT}; 0 = off)",
@@ -245,7 +252,7 @@ def _host(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             game.id, config.players, dict(config.options),
             bots=args.bots, bot_level=args.bot_level, name=args.name, password=args.password,
             bind=args.bind, port=DEFAULT_PORT if args.port is None else args.port,
-            discovery=args.discovery_port != 0, grace=args.grace,
+            discovery=args.discovery_port != 0, grace=args.grace, turn_clock=args.turn_clock,
         )  # fmt: skip
         if not 0 <= args.bots < config.players:
             raise UsageError(
@@ -274,7 +281,7 @@ def _host(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         raise UsageError("--port must be between 0 and 65535")
     plan = headless.HostPlan(
         table, args.bind, port, args.password, journal, args.resume is not None, args.grace,
-        args.discovery_port, args.bot_delay,
+        args.discovery_port, args.bot_delay, args.turn_clock,
     )  # fmt: skip
     return headless.main_loop(headless.run_host(plan, out, err))
 

@@ -24,7 +24,6 @@ from netcards.game import Outcome
 from netcards.table import Table
 from protocol.address import format_address
 from protocol.client import (
-    ChatLine,
     DealChecked,
     Failed,
     GameOver,
@@ -33,6 +32,7 @@ from protocol.client import (
     LinkDown,
     SeatTaken,
     TableClient,
+    TableSays,
     ViewChanged,
 )
 from protocol.discovery import Responder, TableInfo, discover
@@ -42,6 +42,7 @@ from protocol.journal_file import JournalWriter, read_journal
 from protocol.known_hosts import KnownHosts
 from protocol.limits import PROTOCOL_VERSION
 from protocol.messages import Message, encode
+from protocol.notices import notice_text
 from protocol.seat_tokens import SeatTokens
 from protocol.settings import config_dir, data_dir
 
@@ -72,6 +73,7 @@ class HostPlan:
     grace: float
     discovery_port: int | None
     bot_delay: float = 0.0
+    turn_clock: float = 0.0
 
 
 async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
@@ -87,7 +89,9 @@ async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
         plan.table,
         identity,
         password=plan.password,
-        settings=HostSettings(grace=plan.grace, bot_delay=plan.bot_delay),
+        settings=HostSettings(
+            grace=plan.grace, bot_delay=plan.bot_delay, turn_clock=plan.turn_clock
+        ),
         journal=journal,
         log=log,
     )
@@ -227,8 +231,8 @@ async def run_bot(
                     await play()
             elif isinstance(notice, LinkDown):
                 err.write(f"{name}: link down ({notice.reason}); retrying: {notice.retrying}\n")
-            elif isinstance(notice, ChatLine) and notice.seat is None:
-                err.write(f"{name}: table: {notice.text}\n")
+            elif isinstance(notice, TableSays):
+                err.write(f"{name}: table: {notice_text(notice.code, notice.args)}\n")
             elif isinstance(notice, GameOver):
                 print_outcome(
                     client.game.name if client.game else "The game",

@@ -53,6 +53,7 @@ class TablePlan:
     port: int = 47474
     discovery: bool = True
     grace: float = 30.0
+    turn_clock: float = 0.0
 
 
 def known_hosts() -> KnownHosts:
@@ -124,7 +125,7 @@ async def open_table(
         table,
         identity,
         password=plan.password,
-        settings=HostSettings(grace=plan.grace, bot_delay=bot_delay),
+        settings=HostSettings(grace=plan.grace, bot_delay=bot_delay, turn_clock=plan.turn_clock),
         journal=journal,
         owner_token=owner,
         log=log,

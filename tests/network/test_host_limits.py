@@ -79,3 +79,40 @@ def test_discover_finds_a_host_process_and_shows_its_game_and_free_seats(tmp_pat
     assert (table["players"], table["free"]) == (4, 3)
     assert table["address"] == f"127.0.0.1:{port}" and table["fp"] == fingerprint
     assert "Club night" in plain.stdout and "3/4 free" in plain.stdout
+
+
+async def test_the_turn_clock_runs_out_into_a_bot_move_and_everyone_is_told(tmp_path: Path) -> None:
+    from protocol.client import ClockChanged, TableClient, TableSays
+    from protocol.known_hosts import KnownHosts
+
+    lines: list[str] = []
+    table = Table.create("via-gladiola", 2, {"first_player": 0}, name="t", host_part=os.urandom(32))
+    table.add_bot("heuristic", 1)
+    server = TableHost(
+        table,
+        IdentityKey.generate(os.urandom),
+        settings=HostSettings(turn_clock=0.3),
+        log=lines.append,
+    )
+    port = await server.start()
+    sleeper = TableClient(f"127.0.0.1:{port}", "Sleepy", KnownHosts(tmp_path / "hosts"))
+    runner = asyncio.create_task(sleeper.run())
+    try:
+        seen: list[object] = []
+        while not any(isinstance(n, TableSays) and n.code == "clock" for n in seen):
+            notice = await asyncio.wait_for(sleeper.updates.get(), 10)
+            seen.append(notice)
+            if type(notice).__name__ == "SeatTaken":
+                await sleeper.set_ready(True)
+        assert sleeper.lobby is not None and sleeper.lobby.turn_clock_ms == 300
+        clocks = [n for n in seen if isinstance(n, ClockChanged)]
+        assert clocks, "the players were told the clock runs"
+        said = next(n for n in seen if isinstance(n, TableSays) and n.code == "clock")
+        assert said.args == {"seat": 0, "name": "Sleepy"}
+        await asyncio.sleep(0.2)
+        assert table.actions and table.actions[0][0] == 0, "a bot played the sleeper's turn"
+        assert any("time ran out for seat 0" in line for line in lines)
+        assert sleeper.turn_clock_ms == 300
+    finally:
+        runner.cancel()
+        await server.close()

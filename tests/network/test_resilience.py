@@ -66,7 +66,7 @@ def test_a_bot_stands_in_for_a_player_away_longer_than_the_grace_period(tmp_path
         assert bea.wait() == 0 and server.wait() == 0
     finally:
         server.kill()
-    assert "is away: a heuristic bot plays seat" in (tmp_path / "Bea.err").read_text()
+    assert "Ann is away: a heuristic bot plays for them" in (tmp_path / "Bea.err").read_text()
     assert server.result() == again.result() == bea.result()
     assert "deal verified" in again.stdout()
 

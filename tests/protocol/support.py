@@ -24,6 +24,8 @@ from protocol.messages import (
     Audit,
     AuditEntry,
     Chat,
+    Clock,
+    ClockEntry,
     Commit,
     Contribute,
     Contribution,
@@ -44,6 +46,7 @@ from protocol.messages import (
     SetOptions,
     Snapshot,
     Start,
+    TableNotice,
     Update,
 )
 
@@ -179,7 +182,10 @@ def one_of_each() -> list[Message]:
             True,
             "lobby",
             "waiting for Cy to be ready",
+            30,
         ),
+        TableNotice("stand_in", {"seat": 1, "name": "Bea", "level": "heuristic"}),
+        Clock(30, (ClockEntry(0, 12_500),)),
         Ready(True),
         SetOptions("via-gladiola", 4, {"first_player": None}),
         AddBot(1, "heuristic"),

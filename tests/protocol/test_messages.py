@@ -152,6 +152,7 @@ def test_bad_choice_in_a_nested_record() -> None:
         False,
         "lobby",
         "",
+        0,
     )
     data = encode(lobby)
     data["seats"][0]["kind"] = "alien"

@@ -74,6 +74,8 @@ class HostSetupScreen(Screen[None]):
                 yield Input(password=True, id="password")
                 yield Label(_("Port"))
                 yield Input(value=str(DEFAULT_PORT), id="port", restrict=r"[0-9]*")
+                yield Label(_("Turn clock: seconds per decision, then a bot plays it (empty: off)"))
+                yield Input(id="clock", restrict=r"[0-9]*")
             yield Vertical(id="options")
             yield Static("", id="form-error")
             with Horizontal(id="form-buttons"):
@@ -180,10 +182,11 @@ class HostSetupScreen(Screen[None]):
         bots = self.query_one("#bots", Select).value
         port_text = self.query_one("#port", Input).value.strip() or str(DEFAULT_PORT)
         password = self.query_one("#password", Input).value
+        clock = self.query_one("#clock", Input).value.strip()
         return TablePlan(
             game.id, players, options, bots=int(bots) if isinstance(bots, int) else 0,
             bot_level=level, name=self.query_one("#name", Input).value.strip() or "netcards table",
-            password=password or None, port=int(port_text),
+            password=password or None, port=int(port_text), turn_clock=float(clock or 0),
         )  # fmt: skip
 
     def action_open(self) -> None:

@@ -1,0 +1,27 @@
+"""The table's own notices in plain English, for headless programs and unknown languages.
+
+The host sends a code and arguments (`notice` messages); the app shows them in the player's
+language from its catalogues, and falls back on these sentences.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+ENGLISH = {
+    "away": "{name} has lost the connection",
+    "stand_in": "{name} is away: a {level} bot plays for them until they come back",
+    "back": "{name} is back",
+    "clock": "time ran out for {name}: a bot played the turn",
+    "deal_off": "the deal is off: {reason}",
+}
+
+
+def notice_text(code: str, args: dict[str, Any], templates: dict[str, str] | None = None) -> str:
+    template = (templates or ENGLISH).get(code) or ENGLISH.get(code)
+    if template is None:
+        return f"{code}: {args}"
+    try:
+        return template.format(**args)
+    except (KeyError, IndexError, ValueError):
+        return f"{code}: {args}"
