@@ -20,6 +20,7 @@ from netcards.errors import GameError
 from netcards.fairdeal import PART_BYTES, Verdict, verify_game
 from netcards.game import Game, Outcome, TableConfig
 from netcards.registry import get_game
+from netcards.replay import Replay, from_finished_game
 from protocol.address import format_address, parse_address
 from protocol.client_connection import ClientConnection
 from protocol.errors import (
@@ -227,12 +228,23 @@ class TableClient:
         self._my_part: bytes | None = None
         self._audit: list[tuple[int, dict[str, Any]]] = []
         self._audit_part: bytes | None = None
+        self._audit_seed: bytes | None = None
         self._leaving = False
         self._done = asyncio.Event()
         self._ever_connected = False
         self._down_since: float | None = None
 
     # -- what a player does ------------------------------------------------------------------------
+
+    def replay(self) -> Replay | None:
+        """The finished game for `netcards replay`, once the host has revealed it."""
+        if self.verdict is None or self.game is None or self.config is None:
+            return None
+        if self._audit_seed is None:
+            return None
+        return from_finished_game(
+            self.game, self.config, self.seat, self.names, self._audit_seed, self._audit
+        )
 
     def legal_actions(self) -> list[GameAction]:
         """What this seat may do now, worked out from its view."""
@@ -486,6 +498,7 @@ class TableClient:
             raise Fatal("the host's audit arrived out of order")
         self._audit.extend((e.seat, e.action) for e in audit.actions)
         self._audit_part = audit.host_part
+        self._audit_seed = audit.seed
         if len(self._audit) < audit.total:
             return
         game, config = self.game, self.config
