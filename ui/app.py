@@ -20,7 +20,7 @@ from protocol.client import Failed, SeatTaken
 from protocol.seat_tokens import SeatTokens
 from protocol.settings import data_dir
 from ui.games import screen_class
-from ui.i18n import _
+from ui.i18n import N_, _, current, from_locale, use
 from ui.screens.confirm import Confirm, Notice
 from ui.screens.find import FindScreen
 from ui.screens.host_setup import HostSetupScreen
@@ -32,6 +32,7 @@ from ui.screens.rules import RulesScreen
 from ui.screens.settings import SettingsScreen
 from ui.session import Session, SessionNotice, TablePlan, join_table, open_table
 from ui.user_settings import UserSettings
+from ui.widgets.keybar import KeyBar
 
 
 @dataclass
@@ -57,7 +58,7 @@ class NetcardsApp(App[None]):
 
     CSS_PATH = "netcards.tcss"
     TITLE = "netcards"
-    BINDINGS = [Binding("ctrl+q", "quit", _("Quit"), show=False)]
+    BINDINGS = [Binding("ctrl+q", "quit", N_("Quit"), show=False)]
 
     def __init__(
         self,
@@ -95,9 +96,19 @@ class NetcardsApp(App[None]):
         await self.close_session()
 
     def apply_settings(self) -> None:
+        """Theme, ASCII mode and language take effect at once: a new language redraws every
+        screen from the menu (settings are only reachable from there)."""
         with contextlib.suppress(Exception):
             self.theme = self.settings.theme
         self.ascii_mode = self.settings.ascii or self.ascii_mode
+        language = self.settings.language or from_locale()
+        if language != current():
+            use(language)
+            if self.screen_stack and self.session is None:
+                while len(self.screen_stack) > 2:
+                    self.pop_screen()
+                self.switch_screen(MenuScreen())
+                self.push_screen(SettingsScreen(self.settings))
 
     # -- the menu ---------------------------------------------------------------------------------------
 
@@ -277,7 +288,7 @@ class RulesPicker(MenuScreen):
 
     def compose(self) -> Any:
         from textual.containers import Center, Vertical
-        from textual.widgets import Footer, OptionList, Static
+        from textual.widgets import OptionList, Static
         from textual.widgets.option_list import Option
 
         from netcards.registry import all_games
@@ -291,9 +302,9 @@ class RulesPicker(MenuScreen):
                 ],
                 id="menu",
             )
-        yield Footer()
+        yield KeyBar()
 
-    BINDINGS = [Binding("escape", "app.pop_screen", _("Back"))]
+    BINDINGS = [Binding("escape", "app.pop_screen", N_("Back"))]
 
     def action_pick(self, key: str) -> None:
         self.app.show_rules(key)  # type: ignore[attr-defined]

@@ -44,6 +44,11 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--ascii", action="store_true", help="draw with ASCII only (automatic without UTF-8)"
     )
+    parser.add_argument(
+        "--lang",
+        choices=["en", "fr", "nl"],
+        help="language of the app and the rules (default: your settings, else the locale)",
+    )
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 
     sim = sub.add_parser("simulate", help="play games between bots, headless, and print a summary")
@@ -205,9 +210,10 @@ def _simulate(args: argparse.Namespace, out: IO[str]) -> int:
 
 def _rules(args: argparse.Namespace, out: IO[str]) -> int:
     from ui.docs import rules_text
+    from ui.i18n import from_locale
 
     game = get_game(args.game)
-    text = rules_text(game.id)
+    text = rules_text(game.id, args.lang or from_locale())
     if text is None:
         raise UsageError(f"no rules page ships for {game.name}")
     out.write(text)
@@ -225,9 +231,11 @@ def _deck(args: argparse.Namespace, out: IO[str]) -> int:
 
 def _app(args: argparse.Namespace, **start: Any) -> int:
     from ui.app import make_app
+    from ui.i18n import from_locale, use
     from ui.user_settings import UserSettings
 
     settings = UserSettings.load()
+    use(args.lang or settings.language or from_locale())
     name = getattr(args, "name", None)
     if args.command == "join" and name:
         settings.name = clean_name(name)

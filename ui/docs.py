@@ -10,9 +10,16 @@ from importlib import resources
 from pathlib import Path
 
 
-def rules_text(game_id: str) -> str | None:
-    """The Markdown rules page of a game, or None if none ships."""
-    name = f"{game_id}.md"
+def rules_text(game_id: str, language: str = "en") -> str | None:
+    """The Markdown rules page of a game in `language` (else English), or None if none ships."""
+    if language != "en":
+        translated = _page(f"{game_id}.{language}.md")
+        if translated is not None:
+            return translated
+    return _page(f"{game_id}.md")
+
+
+def _page(name: str) -> str | None:
     packaged = resources.files("ui").joinpath("rules_docs", name)
     if packaged.is_file():
         return packaged.read_text(encoding="utf-8")

@@ -8,7 +8,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from ui.i18n import _
+from ui.i18n import N_, _
 
 
 class Confirm(ModalScreen[bool]):
@@ -21,8 +21,8 @@ class Confirm(ModalScreen[bool]):
     """
 
     BINDINGS = [
-        Binding("y", "answer(True)", _("Yes")),
-        Binding("n", "answer(False)", _("No")),
+        Binding("y", "answer(True)", N_("Yes")),
+        Binding("n", "answer(False)", N_("No")),
         Binding("escape", "answer(False)", show=False),
     ]
 
@@ -53,7 +53,7 @@ class Confirm(ModalScreen[bool]):
 class Notice(ModalScreen[None]):
     """A message to read, then back (enter or escape)."""
 
-    BINDINGS = [Binding("escape,enter", "close", _("Close"))]
+    BINDINGS = [Binding("escape,enter", "close", N_("Close"))]
 
     def __init__(self, text: str, *, loud: bool = False) -> None:
         super().__init__()

@@ -7,13 +7,14 @@ import os
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from netcards.errors import UnknownGame
 from netcards.registry import get_game
 from protocol.discovery import FoundTable, discover
 from protocol.settings import discovery_target
-from ui.i18n import _
+from ui.i18n import N_, _
+from ui.widgets.keybar import KeyBar
 
 REFRESH = 3.0
 
@@ -30,9 +31,9 @@ class FindScreen(Screen[None]):
     """
 
     BINDINGS = [
-        Binding("enter", "join", _("Join")),
-        Binding("s", "watch", _("Watch")),
-        Binding("escape", "app.pop_screen", _("Back")),
+        Binding("enter", "join", N_("Join")),
+        Binding("s", "watch", N_("Watch")),
+        Binding("escape", "app.pop_screen", N_("Back")),
     ]
 
     def __init__(self) -> None:
@@ -45,7 +46,7 @@ class FindScreen(Screen[None]):
             id="find-status",
         )
         yield DataTable(id="tables", cursor_type="row")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)

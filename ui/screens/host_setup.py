@@ -13,15 +13,16 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from netcards.bots.base import bot_levels
 from netcards.errors import GameError
 from netcards.options import OptionSpec
 from netcards.registry import all_games, get_game
 from protocol.address import DEFAULT_PORT
-from ui.i18n import _
+from ui.i18n import N_, _
 from ui.session import TablePlan
+from ui.widgets.keybar import KeyBar
 
 
 class HostSetupScreen(Screen[None]):
@@ -35,8 +36,8 @@ class HostSetupScreen(Screen[None]):
     """
 
     BINDINGS = [
-        Binding("ctrl+o", "open", _("Open the table")),
-        Binding("escape", "app.pop_screen", _("Back")),
+        Binding("ctrl+o", "open", N_("Open the table")),
+        Binding("escape", "app.pop_screen", N_("Back")),
     ]
 
     def __init__(self, *, practise: bool = False, player: str = "") -> None:
@@ -85,7 +86,7 @@ class HostSetupScreen(Screen[None]):
                     variant="primary",
                 )
                 yield Button(_("Back"), id="back")
-        yield Footer()
+        yield KeyBar()
 
     async def on_mount(self) -> None:
         await self.game_changed()

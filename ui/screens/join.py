@@ -6,10 +6,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Footer, Input, Label, Static
+from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from protocol.address import AddressError, parse_address
-from ui.i18n import _
+from ui.i18n import N_, _
+from ui.widgets.keybar import KeyBar
 
 
 class JoinScreen(Screen[None]):
@@ -22,7 +23,7 @@ class JoinScreen(Screen[None]):
     | escape | Back |
     """
 
-    BINDINGS = [Binding("escape", "app.pop_screen", _("Back"))]
+    BINDINGS = [Binding("escape", "app.pop_screen", N_("Back"))]
 
     def __init__(self, address: str = "", name: str = "", fingerprint: str = "") -> None:
         super().__init__()
@@ -49,7 +50,7 @@ class JoinScreen(Screen[None]):
             with Horizontal(id="form-buttons"):
                 yield Button(_("Join"), id="join", variant="primary")
                 yield Button(_("Back"), id="back")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#address" if not self.address else "#name", Input).focus()

@@ -7,7 +7,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from netcards.bots.base import bot_levels
 from netcards.registry import get_game
@@ -21,9 +21,10 @@ from protocol.client import (
     LobbyChanged,
     SeatTaken,
 )
-from ui.i18n import _
+from ui.i18n import N_, _
 from ui.session import Session, SessionNotice
 from ui.widgets.chat import ChatBox
+from ui.widgets.keybar import KeyBar
 
 
 class LobbyScreen(Screen[None]):
@@ -40,12 +41,12 @@ class LobbyScreen(Screen[None]):
     """
 
     BINDINGS = [
-        Binding("r", "ready", _("Ready")),
-        Binding("b", "add_bot", _("Add bot")),
-        Binding("l", "level", _("Bot level")),
-        Binding("x", "remove_bot", _("Remove bot")),
-        Binding("c", "chat", _("Chat")),
-        Binding("escape", "back", _("Leave")),
+        Binding("r", "ready", N_("Ready")),
+        Binding("b", "add_bot", N_("Add bot")),
+        Binding("l", "level", N_("Bot level")),
+        Binding("x", "remove_bot", N_("Remove bot")),
+        Binding("c", "chat", N_("Chat")),
+        Binding("escape", "back", N_("Leave")),
     ]
 
     def __init__(self, session: Session) -> None:
@@ -62,7 +63,7 @@ class LobbyScreen(Screen[None]):
                 yield DataTable(id="seats", cursor_type="row", zebra_stripes=True)
                 yield Static("", id="lobby-note")
             yield ChatBox(id="chat")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#banner").display = False

@@ -6,10 +6,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ui.i18n import N_, _
+from ui.widgets.keybar import KeyBar
 
 ENTRIES = (
     ("host", N_("Host a table")),
@@ -34,12 +35,12 @@ class MenuScreen(Screen[None]):
     """
 
     BINDINGS = [
-        Binding("h", "pick('host')", _("Host"), show=False),
-        Binding("j", "pick('join')", _("Join"), show=False),
-        Binding("f", "pick('find')", _("Find"), show=False),
-        Binding("p", "pick('practise')", _("Practise"), show=False),
-        Binding("r", "pick('rules')", _("Rules"), show=False),
-        Binding("s", "pick('settings')", _("Settings"), show=False),
+        Binding("h", "pick('host')", N_("Host"), show=False),
+        Binding("j", "pick('join')", N_("Join"), show=False),
+        Binding("f", "pick('find')", N_("Find"), show=False),
+        Binding("p", "pick('practise')", N_("Practise"), show=False),
+        Binding("r", "pick('rules')", N_("Rules"), show=False),
+        Binding("s", "pick('settings')", N_("Settings"), show=False),
         Binding("q", "pick('quit')", N_("Quit")),
     ]
 
@@ -48,7 +49,7 @@ class MenuScreen(Screen[None]):
             yield Static(BANNER, id="menu-title")
             yield Static(_("Card games with friends, over a LAN or SSH."), id="menu-subtitle")
             yield OptionList(*[Option(_(label), id=key) for key, label in ENTRIES], id="menu")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()

@@ -8,12 +8,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
 
 from protocol.client import DealChecked, Failed
 from ui.games import screen_class
-from ui.i18n import _
+from ui.i18n import N_, _
 from ui.session import Session, SessionNotice
+from ui.widgets.keybar import KeyBar
 
 
 class ResultsScreen(Screen[None]):
@@ -26,8 +27,8 @@ class ResultsScreen(Screen[None]):
     """
 
     BINDINGS = [
-        Binding("a", "again", _("Play again")),
-        Binding("m,escape", "menu", _("Menu")),
+        Binding("a", "again", N_("Play again")),
+        Binding("m,escape", "menu", N_("Menu")),
     ]
 
     def __init__(self, session: Session) -> None:
@@ -42,7 +43,7 @@ class ResultsScreen(Screen[None]):
             with Horizontal(id="form-buttons"):
                 yield Button(_("Play again (a)"), id="again", variant="primary")
                 yield Button(_("Menu (m)"), id="menu")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         client = self.session.client

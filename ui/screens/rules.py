@@ -5,10 +5,11 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Footer, MarkdownViewer
+from textual.widgets import MarkdownViewer
 
 from ui.docs import rules_text
-from ui.i18n import _
+from ui.i18n import N_, _, current
+from ui.widgets.keybar import KeyBar
 
 
 class RulesScreen(Screen[None]):
@@ -20,16 +21,16 @@ class RulesScreen(Screen[None]):
     | escape / q | Back |
     """
 
-    BINDINGS = [Binding("escape,q", "app.pop_screen", _("Back"))]
+    BINDINGS = [Binding("escape,q", "app.pop_screen", N_("Back"))]
 
     def __init__(self, game_id: str) -> None:
         super().__init__()
         self.game_id = game_id
 
     def compose(self) -> ComposeResult:
-        text = rules_text(self.game_id) or _("No rules page ships for this game.")
+        text = rules_text(self.game_id, current()) or _("No rules page ships for this game.")
         yield MarkdownViewer(text, show_table_of_contents=False)
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one(MarkdownViewer).focus()

@@ -1,4 +1,4 @@
-"""Your settings: name, ASCII mode, colour theme, and the hosts you trust."""
+"""Your settings: name, language, ASCII mode, colour theme, and the hosts you trust."""
 
 from __future__ import annotations
 
@@ -6,11 +6,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, DataTable, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, DataTable, Input, Label, Select, Static
 
-from ui.i18n import _
+from ui.i18n import LANGUAGES, N_, _
 from ui.session import known_hosts
 from ui.user_settings import UserSettings
+from ui.widgets.keybar import KeyBar
 
 THEMES = ("textual-dark", "textual-light", "nord", "gruvbox", "monokai")
 
@@ -27,9 +28,9 @@ class SettingsScreen(Screen[None]):
     """
 
     BINDINGS = [
-        Binding("ctrl+s", "save", _("Save")),
-        Binding("f", "forget", _("Forget host")),
-        Binding("escape", "app.pop_screen", _("Back")),
+        Binding("ctrl+s", "save", N_("Save")),
+        Binding("f", "forget", N_("Forget host")),
+        Binding("escape", "app.pop_screen", N_("Back")),
     ]
 
     def __init__(self, settings: UserSettings) -> None:
@@ -42,6 +43,14 @@ class SettingsScreen(Screen[None]):
             yield Static(_("Settings"), classes="form-title")
             yield Label(_("Your name"))
             yield Input(value=s.name, id="name")
+            yield Label(_("Language"))
+            yield Select(
+                [(_("Automatic (from the system)"), "auto")]
+                + [(label, code) for code, label in LANGUAGES.items()],
+                value=s.language or "auto",
+                allow_blank=False,
+                id="language",
+            )
             yield Checkbox(
                 _("ASCII mode (for terminals without good Unicode)"), value=s.ascii, id="ascii"
             )
@@ -57,7 +66,7 @@ class SettingsScreen(Screen[None]):
             with Horizontal(id="form-buttons"):
                 yield Button(_("Save (ctrl+s)"), id="save", variant="primary")
                 yield Button(_("Back"), id="back")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         table = self.query_one("#hosts", DataTable)
@@ -82,6 +91,8 @@ class SettingsScreen(Screen[None]):
         s.name = self.query_one("#name", Input).value.strip()[:24] or s.name
         s.ascii = self.query_one("#ascii", Checkbox).value
         s.theme = str(self.query_one("#theme", Select).value)
+        language = str(self.query_one("#language", Select).value)
+        s.language = "" if language == "auto" else language
         s.save()
         self.app.apply_settings()  # type: ignore[attr-defined]
         self.notify(_("Settings saved"))

@@ -1,0 +1,18 @@
+"""The footer, in the player's language: Textual's footer, with each key's description
+translated when it is drawn (bindings are declared once, in English, with `N_`)."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+from ui.i18n import _
+
+
+class KeyBar(Footer):
+    def compose(self) -> ComposeResult:
+        for widget in super().compose():
+            if isinstance(widget, FooterKey) and widget.description:
+                widget.description = _(widget.description)
+            yield widget
