@@ -94,3 +94,19 @@ def test_rules_prints_our_rules_page() -> None:
     assert result.returncode == 0
     assert result.stdout.startswith("# Via Gladiola")
     assert "Stalemate guard" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("lang", "game", "words"),
+    [
+        ("fr", "via-gladiola", "ampoules"),
+        ("nl", "via-gladiola", "blaren"),
+        ("fr", "velonimo", "Maillot"),
+        ("nl", "auf-achse", "kilometerteller"),
+    ],
+)
+def test_rules_in_french_and_dutch(lang: str, game: str, words: str) -> None:
+    result = netcards("--lang", lang, "rules", game)
+    assert result.returncode == 0
+    assert words in result.stdout
+    assert result.stdout != netcards("rules", game).stdout
