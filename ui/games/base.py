@@ -62,6 +62,7 @@ class GameScreen(Screen[None]):
         self.session = session
         self.ascii_mode = ascii_mode
         self.message = ""
+        self.results_shown = False
 
     # -- layout ------------------------------------------------------------------------------------
 
@@ -86,6 +87,22 @@ class GameScreen(Screen[None]):
             self.show_chat(line)
         self.refresh_all()
         self.query_one(Hand).focus()
+
+    def on_screen_resume(self) -> None:
+        """Back from the rules or a question: the notices that came meanwhile went to that
+        screen, so catch up with the log and the view, and go to the results if it is over.
+        (Leaving the results pops this screen on the way too: by then it is no longer on top.)"""
+        if not hasattr(self, "shown") or self.app.screen is not self:
+            return  # not mounted yet (on_mount shows everything), or passed on the way out
+        self.log_new_events()
+        self.refresh_all()
+        if self.client.outcome is not None:
+            self.show_results()
+
+    def show_results(self) -> None:
+        if not self.results_shown:
+            self.results_shown = True
+            self.app.show_results(self.session)  # type: ignore[attr-defined]
 
     @property
     def client(self) -> Any:
@@ -235,7 +252,7 @@ class GameScreen(Screen[None]):
             self.refresh_all()
         elif isinstance(notice, GameOver):
             self.refresh_all()
-            self.app.show_results(self.session)  # type: ignore[attr-defined]
+            self.show_results()
         elif isinstance(notice, DealChecked | Failed):
             self.app.handle_session_end(notice)  # type: ignore[attr-defined]
 
