@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import html
 import random
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -46,9 +48,18 @@ async def start_practice(pilot: Pilot[Any], game: str, players: int) -> None:
 
 
 async def move_cursor_to(pilot: Pilot[Any], card: int) -> None:
+    """The fewest key presses from where the cursor is (each press costs the test time)."""
     hand = pilot.app.screen.query_one("#hand")
     index = hand.cards.index(card)
-    await pilot.press("home", *["right"] * index)
+    step = "right" if index > hand.cursor else "left"
+    ways = [
+        [step] * abs(index - hand.cursor),
+        ["home", *["right"] * index],
+        ["end", *["left"] * (len(hand.cards) - 1 - index)],
+    ]
+    keys = min(ways, key=len)
+    if keys:
+        await pilot.press(*keys)
 
 
 async def play_turns(pilot: Pilot[Any], turns: int, choose: Callable[[Any], list[str]]) -> None:
@@ -63,3 +74,25 @@ async def play_turns(pilot: Pilot[Any], turns: int, choose: Callable[[Any], list
         await wait_until(pilot, lambda s=seq: client.seq > s or client.outcome is not None)
     await wait_until(pilot, lambda: client.my_turn or client.outcome is not None, seconds=30)
     await pilot.pause(0.3)
+
+
+CELL_WIDTH = 12.2
+"""The width of one terminal cell in Textual's SVG screenshots."""
+
+_SVG_TEXT = re.compile(
+    r'<text [^>]*x="([\d.]+)"[^>]*clip-path="url\(#[\w-]+-line-(\d+)\)">([^<]*)</text>'
+)
+
+
+def screen_text(app: Any) -> str:
+    """The screen as plain text, one line per terminal row, read back from a screenshot."""
+    rows: dict[int, list[tuple[int, str]]] = {}
+    for x, row, text in _SVG_TEXT.findall(app.export_screenshot()):
+        rows.setdefault(int(row), []).append((round(float(x) / CELL_WIDTH), html.unescape(text)))
+    lines = []
+    for row in range(max(rows, default=-1) + 1):
+        line = ""
+        for column, text in sorted(rows.get(row, [])):
+            line = line.ljust(column) + text
+        lines.append(line.replace("\xa0", " ").rstrip())
+    return "\n".join(lines)
