@@ -87,10 +87,10 @@ class AufAchseScreen(GameScreen):
 
     BINDINGS: ClassVar[list[Any]] = [
         *GameScreen.BINDINGS,
-        Binding("enter", "to_run", _("To your run"), priority=True),
-        Binding("enter", "to_odometer", _("To the odometer"), priority=True),
-        Binding("enter", "confirm", _("Confirm"), priority=True),
-        Binding("space", "select", _("Select"), priority=True),
+        Binding("enter", f"choose('{RUN}')", _("To your run"), priority=True),
+        Binding("enter", f"choose('{ODOMETER}')", _("To the odometer"), priority=True),
+        Binding("enter", f"choose('{FREE_ROAD}')", _("Confirm"), priority=True),
+        Binding("space", f"select('{FREE_ROAD}')", _("Select"), priority=True),
     ]
     game_id = "auf-achse"
     score_title = "km"
@@ -140,6 +140,14 @@ class AufAchseScreen(GameScreen):
                 text.append("|", style="bold red")
             text.append(self.label(card), style="bold" if i >= scored_from else "dim")
         return text
+
+    def in_order(self, cards: list[int]) -> str:
+        """Cards that go into a run in this order: '70 km, then Rest'."""
+        return _(", then ").join(self.card_name(c) for c in cards)
+
+    @property
+    def arrows(self) -> str:
+        return "<-/->" if self.ascii_mode else "←/→"
 
     def names(self, seats: list[int]) -> str:
         return ", ".join(self.name_of(s) for s in seats)
@@ -221,9 +229,7 @@ class AufAchseScreen(GameScreen):
         if pending:
             text.append(
                 "  "
-                + _("then {cards}, when everybody has chosen").format(
-                    cards=_(", then ").join(self.card_name(c) for c in pending)
-                )
+                + _("then {cards}, when everybody has chosen").format(cards=self.in_order(pending))
                 + "\n"
             )
         return text
@@ -259,7 +265,7 @@ class AufAchseScreen(GameScreen):
         phase = view["phase"]
         card = self.query_one(Hand).current
         name = self.card_name(card) if card is not None else ""
-        keys = "<-/->" if self.ascii_mode else "←/→"
+        keys = self.arrows
         if phase == RUN:
             return _("Your run: {keys} choose, enter lays {card} at its end").format(
                 keys=keys, card=name
@@ -273,7 +279,7 @@ class AufAchseScreen(GameScreen):
     def free_road_hint(self, picked: tuple[int, ...], need: int) -> str:
         if need == 1:
             return _("Free road: {keys} choose a card for your run, enter adds it").format(
-                keys="<-/->" if self.ascii_mode else "←/→"
+                keys=self.arrows
             )
         if not picked:
             return _("Free road: space selects 2 cards, the 1st goes first; enter adds them")
@@ -345,7 +351,7 @@ class AufAchseScreen(GameScreen):
         if kind == "free_road_chosen":
             if "cards" in event:
                 return _("You chose {cards} for your run").format(
-                    cards=_(", then ").join(self.card_name(c) for c in event["cards"])
+                    cards=self.in_order(event["cards"])
                 )
             return ngettext("{who} chose {n} card", "{who} chose {n} cards", event["count"]).format(
                 who=capital(who), n=event["count"]
@@ -481,25 +487,18 @@ class AufAchseScreen(GameScreen):
             self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Show only the keys of the step now; greyed while others choose. Off the hand (in the
-        chat) enter and space are left to the chat box."""
-        steps = {"to_run": RUN, "to_odometer": ODOMETER, "confirm": FREE_ROAD, "select": FREE_ROAD}
-        if action not in steps:
+        """Show only the keys of the step now (`parameters` names it), greyed while the others
+        choose. Off the hand (in the chat) enter and space are left to the chat box."""
+        if action not in ("choose", "select"):
             return True
-        if not isinstance(self.focused, Hand) or self.view.get("phase") != steps[action]:
+        if not isinstance(self.focused, Hand) or (self.view.get("phase"),) != parameters:
             return False
         return True if self.client.my_turn else None
 
-    def action_to_run(self) -> None:
+    def action_choose(self, step: str) -> None:
         self.query_one(Hand).action_choose()
 
-    def action_to_odometer(self) -> None:
-        self.query_one(Hand).action_choose()
-
-    def action_confirm(self) -> None:
-        self.query_one(Hand).action_choose()
-
-    def action_select(self) -> None:
+    def action_select(self, step: str) -> None:
         self.query_one(Hand).action_select_card()
 
     def on_hand_moved(self, message: Hand.Moved) -> None:
