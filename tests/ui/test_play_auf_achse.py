@@ -110,6 +110,10 @@ async def test_a_full_game_against_bots_with_keys_only() -> None:
             )
         verdict = str(app.screen.query_one("#verdict").render())
         assert "deal verified" in verdict
+        await pilot.press("m")
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "MenuScreen")
+        await pilot.pause(0.2)
+        assert type(app.screen).__name__ == "MenuScreen"  # the results did not come back
 
 
 async def test_a_seat_sees_only_its_own_hand_and_run() -> None:
@@ -175,6 +179,26 @@ async def test_ascii_mode_at_80_by_24() -> None:
         for part in ("#table", "#hand", "#status"):
             shown = str(screen.query_one(part).render())
             assert shown.isascii(), shown
+
+
+async def test_back_from_the_rules_the_table_has_caught_up() -> None:
+    """What happened while the rules were open is in the log and on the table."""
+    app = make_app(settings=UserSettings(name="Ann"), random_bytes=seeded(7), bot_delay=1.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_practice(pilot, "auf-achse", 3)
+        screen = app.screen
+        client = screen.client
+        await wait_until(pilot, lambda: client.my_turn)
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "RulesScreen")
+        seen = len(client.log)
+        await wait_until(pilot, lambda: all(client.view["chosen"][1:]), seconds=5)
+        assert len(client.log) > seen and screen.shown < len(client.log)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is screen)
+        await pilot.pause()
+        assert screen.shown == len(client.log)
+        assert screen_text(app).count("run 0, chosen") == 2
 
 
 def a_screen(seat: int = 0) -> AufAchseScreen:
