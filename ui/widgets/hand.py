@@ -83,7 +83,8 @@ class Hand(Widget, can_focus=True):
         self.ordered = False
         """Show each selected card's place in the order (1, 2, ...) instead of a tick."""
         self.limit: int | None = None
-        """At most this many cards may be selected (None: no limit)."""
+        """At most this many cards may be selected (None: no limit); with 1, selecting another
+        card moves the selection to it."""
         self.cards: list[int] = []
         self.looks: list[Look] = []
         self.playable: set[int] = set()
@@ -139,6 +140,8 @@ class Hand(Widget, can_focus=True):
         elif self.limit is None or len(self.selected) < self.limit:
             self.selected.add(card)
             self.order.append(card)
+        elif self.limit == 1:  # one card to pick: space moves the pick, as radio buttons do
+            self.selected, self.order = {card}, [card]
         else:
             return
         self.refresh()
