@@ -185,8 +185,8 @@ class AufAchseScreen(GameScreen):
             count = FREE_ROAD_CARDS[self.deck.kind[card]]
             text.append(
                 ngettext(
-                    "Now: {card}, +{n} card for every run",
-                    "Now: {card}, +{n} cards for every run",
+                    "Now: {card}, +{n} card per run",
+                    "Now: {card}, +{n} cards per run",
                     count,
                 ).format(card=self.card_name(card), n=count)
                 + "\n",
@@ -277,6 +277,10 @@ class AufAchseScreen(GameScreen):
         return self.free_road_hint(tuple(self.query_one(Hand).order), self.free_road_need())
 
     def free_road_hint(self, picked: tuple[int, ...], need: int) -> str:
+        if need == 1 and picked:
+            return _("Free road: {card} selected, enter adds it to your run").format(
+                card=self.card_name(picked[0])
+            )
         if need == 1:
             return _("Free road: {keys} choose a card for your run, enter adds it").format(
                 keys=self.arrows
@@ -410,8 +414,8 @@ class AufAchseScreen(GameScreen):
                 "Turned up (from {who}): {card}, every run loses its last card: {losses}"
             ).format(who=who, card=card, losses=losses)
         line = ngettext(
-            "Turned up (from {who}): {card}, everybody adds {n} card to their run",
-            "Turned up (from {who}): {card}, everybody adds {n} cards to their run",
+            "Turned up (from {who}): {card}, +{n} card per run",
+            "Turned up (from {who}): {card}, +{n} cards per run",
             event["cards"],
         ).format(who=who, card=card, n=event["cards"])
         short = [s for s, n in enumerate(event["need"]) if n < event["cards"]]
