@@ -47,17 +47,22 @@ async def start_practice(pilot: Pilot[Any], game: str, players: int) -> None:
     await wait_until(pilot, lambda: hasattr(app.screen, "game_id"))
 
 
-async def move_cursor_to(pilot: Pilot[Any], card: int) -> None:
-    """The fewest key presses from where the cursor is (each press costs the test time)."""
-    hand = pilot.app.screen.query_one("#hand")
-    index = hand.cards.index(card)
-    step = "right" if index > hand.cursor else "left"
+def keys_to(cards: list[int], cursor: int, card: int) -> list[str]:
+    """The fewest key presses that move a hand's cursor from `cursor` to `card`."""
+    index = cards.index(card)
+    step = "right" if index > cursor else "left"
     ways = [
-        [step] * abs(index - hand.cursor),
+        [step] * abs(index - cursor),
         ["home", *["right"] * index],
-        ["end", *["left"] * (len(hand.cards) - 1 - index)],
+        ["end", *["left"] * (len(cards) - 1 - index)],
     ]
-    keys = min(ways, key=len)
+    return min(ways, key=len)
+
+
+async def move_cursor_to(pilot: Pilot[Any], card: int) -> None:
+    """Each key press costs the test time: the fewest from where the cursor is."""
+    hand = pilot.app.screen.query_one("#hand")
+    keys = keys_to(hand.cards, hand.cursor, card)
     if keys:
         await pilot.press(*keys)
 

@@ -6,13 +6,22 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 
 from netcards.bots.base import make_bot
 from netcards.games.auf_achse import GAME
 from netcards.games.auf_achse.actions import AddToRun, FreeRoad, PlayOdometer
 from netcards.games.auf_achse.cards import KM, REST, house_deck
-from tests.ui.pilots import move_cursor_to, screen_text, seeded, start_practice, wait_until
+from tests.ui.pilots import (
+    keys_to,
+    move_cursor_to,
+    play_turns,
+    screen_text,
+    seeded,
+    start_practice,
+    wait_until,
+)
 from ui.app import make_app
 from ui.games.auf_achse import AufAchseScreen
 from ui.user_settings import UserSettings
@@ -128,7 +137,7 @@ async def test_a_seat_sees_only_its_own_hand_and_run() -> None:
         client = screen.client
         state = app.session.host.table.state
         checked = 0
-        while checked < 8:
+        while checked < 6:
             await wait_until(pilot, lambda: client.my_turn)
             await pilot.pause()
             hand = screen.query_one("#hand")
@@ -156,34 +165,48 @@ async def test_a_seat_sees_only_its_own_hand_and_run() -> None:
             checked += 1
 
 
-async def test_ascii_mode_at_80_by_24() -> None:
-    """The table, the hand and the status line in plain ASCII, all of it on the screen."""
-    app = make_app(
-        settings=UserSettings(name="Ann"), random_bytes=seeded(7), bot_delay=0, ascii_mode=True
-    )
-    async with app.run_test(size=(80, 24)) as pilot:
+def keys_for(pilot: Pilot[Any]) -> list[str]:
+    """`choose`'s cards as key presses, from where the hand's cursor is."""
+    view = pilot.app.screen.client.view
+    hand = pilot.app.screen.query_one("#hand")
+    keys, cursor = [], hand.cursor
+    for card in choose(view):
+        keys += keys_to(hand.cards, cursor, card)
+        cursor = hand.cards.index(card)
+        if view["phase"] == "free_road":
+            keys.append("space")
+    return keys
+
+
+@pytest.mark.parametrize("ascii_mode", [False, True], ids=["unicode", "ascii"])
+def test_mid_game_at_80_by_24(snap_compare: Any, ascii_mode: bool) -> None:
+    """Stage 3: a Completely free road is being answered, its two cards selected in the
+    reverse of the hand's order (so numbered 2, 1); in ASCII mode the table, the hand and
+    the status line hold nothing but ASCII."""
+
+    async def middle(pilot: Pilot[Any]) -> None:
         await start_practice(pilot, "auf-achse", 3)
-        client = app.screen.client
-        for _move in range(3):
-            await wait_until(pilot, lambda: client.my_turn)
-            seq = client.seq
-            await play(pilot, client.view["phase"], choose(client.view))
-            await wait_until(pilot, lambda s=seq: client.seq > s)
-        await wait_until(pilot, lambda: client.my_turn)
-        await pilot.pause()
-        screen = app.screen
-        text = screen_text(app)
-        for line in ("Stage 1 of 5", "Odometer [", "face up:", "Your run:", "Draw pile"):
-            assert line in text
-        assert "+---+" in text and "<-/->" in text
-        for part in ("#table", "#hand", "#status"):
-            shown = str(screen.query_one(part).render())
-            assert shown.isascii(), shown
+        await play_turns(pilot, 13, lambda client: [*keys_for(pilot), "enter"])
+        view = pilot.app.screen.client.view
+        assert view["phase"] == "free_road" and view["need"][0] == 2
+        await pilot.press(*keys_for(pilot))
+        if ascii_mode:
+            for part in ("#table", "#hand", "#status"):
+                shown = str(pilot.app.screen.query_one(part).render())
+                assert shown.isascii(), shown
+
+    app = make_app(
+        settings=UserSettings(name="Ann"),
+        random_bytes=seeded(7),
+        bot_delay=0,
+        ascii_mode=ascii_mode,
+    )
+    assert snap_compare(app, run_before=middle, terminal_size=(80, 24))
 
 
 async def test_back_from_the_rules_the_table_has_caught_up() -> None:
     """What happened while the rules were open is in the log and on the table."""
-    app = make_app(settings=UserSettings(name="Ann"), random_bytes=seeded(7), bot_delay=1.0)
+    app = make_app(settings=UserSettings(name="Ann"), random_bytes=seeded(7), bot_delay=0.5)
     async with app.run_test(size=(80, 24)) as pilot:
         await start_practice(pilot, "auf-achse", 3)
         screen = app.screen
@@ -290,10 +313,10 @@ def test_describe_each_revealed_card() -> None:
     )
     assert (
         reveal(first(4), "free_road", cards=1, need=[1, 1, 1])
-        == "Turned up (from Bo): Free road, everybody adds 1 card to their run"
+        == "Turned up (from Bo): Free road, +1 card per run"
     )
     assert reveal(first(5), "free_road", cards=2, need=[2, 1, 0]) == (
-        "Turned up (from Bo): Completely free road, everybody adds 2 cards to their run "
+        "Turned up (from Bo): Completely free road, +2 cards per run "
         "(Bo, Cy: fewer, their hand is short)"
     )
 
