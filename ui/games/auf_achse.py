@@ -87,10 +87,10 @@ class AufAchseScreen(GameScreen):
 
     BINDINGS: ClassVar[list[Any]] = [
         *GameScreen.BINDINGS,
-        Binding("enter", f"choose('{RUN}')", _("To your run"), priority=True),
-        Binding("enter", f"choose('{ODOMETER}')", _("To the odometer"), priority=True),
-        Binding("enter", f"choose('{FREE_ROAD}')", _("Confirm"), priority=True),
-        Binding("space", f"select('{FREE_ROAD}')", _("Select"), priority=True),
+        Binding("enter", f"choose('{RUN}')", N_("To your run"), priority=True),
+        Binding("enter", f"choose('{ODOMETER}')", N_("To the odometer"), priority=True),
+        Binding("enter", f"choose('{FREE_ROAD}')", N_("Confirm"), priority=True),
+        Binding("space", f"select('{FREE_ROAD}')", N_("Select"), priority=True),
     ]
     game_id = "auf-achse"
     score_title = "km"
