@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import html
 import random
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -45,10 +47,24 @@ async def start_practice(pilot: Pilot[Any], game: str, players: int) -> None:
     await wait_until(pilot, lambda: hasattr(app.screen, "game_id"))
 
 
+def keys_to(cards: list[int], cursor: int, card: int) -> list[str]:
+    """The fewest key presses that move a hand's cursor from `cursor` to `card`."""
+    index = cards.index(card)
+    step = "right" if index > cursor else "left"
+    ways = [
+        [step] * abs(index - cursor),
+        ["home", *["right"] * index],
+        ["end", *["left"] * (len(cards) - 1 - index)],
+    ]
+    return min(ways, key=len)
+
+
 async def move_cursor_to(pilot: Pilot[Any], card: int) -> None:
+    """Each key press costs the test time: the fewest from where the cursor is."""
     hand = pilot.app.screen.query_one("#hand")
-    index = hand.cards.index(card)
-    await pilot.press("home", *["right"] * index)
+    keys = keys_to(hand.cards, hand.cursor, card)
+    if keys:
+        await pilot.press(*keys)
 
 
 async def play_turns(pilot: Pilot[Any], turns: int, choose: Callable[[Any], list[str]]) -> None:
@@ -63,3 +79,25 @@ async def play_turns(pilot: Pilot[Any], turns: int, choose: Callable[[Any], list
         await wait_until(pilot, lambda s=seq: client.seq > s or client.outcome is not None)
     await wait_until(pilot, lambda: client.my_turn or client.outcome is not None, seconds=30)
     await pilot.pause(0.3)
+
+
+CELL_WIDTH = 12.2
+"""The width of one terminal cell in Textual's SVG screenshots."""
+
+_SVG_TEXT = re.compile(
+    r'<text [^>]*x="([\d.]+)"[^>]*clip-path="url\(#[\w-]+-line-(\d+)\)">([^<]*)</text>'
+)
+
+
+def screen_text(app: Any) -> str:
+    """The screen as plain text, one line per terminal row, read back from a screenshot."""
+    rows: dict[int, list[tuple[int, str]]] = {}
+    for x, row, text in _SVG_TEXT.findall(app.export_screenshot()):
+        rows.setdefault(int(row), []).append((round(float(x) / CELL_WIDTH), html.unescape(text)))
+    lines = []
+    for row in range(max(rows, default=-1) + 1):
+        line = ""
+        for column, text in sorted(rows.get(row, [])):
+            line = line.ljust(column) + text
+        lines.append(line.replace("\xa0", " ").rstrip())
+    return "\n".join(lines)

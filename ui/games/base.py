@@ -62,6 +62,7 @@ class GameScreen(Screen[None]):
         self.session = session
         self.ascii_mode = ascii_mode
         self.message = ""
+        self.results_shown = False
 
     # -- layout ------------------------------------------------------------------------------------
 
@@ -86,6 +87,22 @@ class GameScreen(Screen[None]):
             self.show_chat(line)
         self.refresh_all()
         self.query_one(Hand).focus()
+
+    def on_screen_resume(self) -> None:
+        """Back from the rules or a question: the notices that came meanwhile went to that
+        screen, so catch up with the log and the view, and go to the results if it is over.
+        (Leaving the results pops this screen on the way too: by then it is no longer on top.)"""
+        if not hasattr(self, "shown") or self.app.screen is not self:
+            return  # not mounted yet (on_mount shows everything), or passed on the way out
+        self.log_new_events()
+        self.refresh_all()
+        if self.client.outcome is not None:
+            self.show_results()
+
+    def show_results(self) -> None:
+        if not self.results_shown:
+            self.results_shown = True
+            self.app.show_results(self.session)  # type: ignore[attr-defined]
 
     @property
     def client(self) -> Any:
@@ -125,6 +142,10 @@ class GameScreen(Screen[None]):
         return None
 
     def score_of(self, seat: int) -> str:
+        return ""
+
+    def note_of(self, seat: int) -> str:
+        """A few words after the seat's row in the players panel (public facts only)."""
         return ""
 
     def prompt(self) -> str:
@@ -171,6 +192,7 @@ class GameScreen(Screen[None]):
                     seat in to_act and not view.get("over"),
                     seat == self.seat,
                     away,
+                    self.note_of(seat),
                 )
             )
         self.query_one(PlayersPanel).show(rows, self.score_title)
@@ -179,11 +201,15 @@ class GameScreen(Screen[None]):
         cards = self.hand_cards()
         hand = self.query_one(Hand)
         hand.set_cards(cards, [self.look(c) for c in cards], self.playable(legal))
+        self.refresh_status()
+
+    def refresh_status(self) -> None:
+        """The status line alone: the message, then the prompt (cheap enough for every key)."""
         status = Text()
         if self.message:
             status.append("! " + self.message + "  ", style="bold red")
         status.append(self.prompt())
-        self.query_one("#status", Static).update(status)
+        self.query_one("#status", Static).update(status, layout=False)  # one line, always
 
     def say(self, text: str) -> None:
         """A line in the status bar until the next move (errors, hints)."""
@@ -235,7 +261,7 @@ class GameScreen(Screen[None]):
             self.refresh_all()
         elif isinstance(notice, GameOver):
             self.refresh_all()
-            self.app.show_results(self.session)  # type: ignore[attr-defined]
+            self.show_results()
         elif isinstance(notice, DealChecked | Failed):
             self.app.handle_session_end(notice)  # type: ignore[attr-defined]
 

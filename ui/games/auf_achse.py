@@ -1,0 +1,551 @@
+"""Auf Achse's table: the odometer racing to the stage's distance, and your run with its breaks.
+
+Everything shown comes from this seat's view and log, where the other runs are only a length and
+a "has chosen": the screen has nothing it could give away. Everybody chooses run cards at the
+same time, so most of the game is "choose, then wait for the others"; the players panel and the
+status line say who is still choosing.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.console import RenderableType
+from rich.text import Text
+from textual.binding import Binding
+
+from netcards.action import Action
+from netcards.games.auf_achse.actions import AddToRun, FreeRoad, PlayOdometer
+from netcards.games.auf_achse.cards import (
+    COMPLETELY_FREE_ROAD,
+    FREE_ROAD_CARDS,
+    KM,
+    LEVEL_CROSSING,
+    LOST_FREIGHT,
+    REST,
+    Deck,
+    deck_for,
+)
+from netcards.games.auf_achse.cards import FREE_ROAD as FREE_ROAD_CARD
+from netcards.games.auf_achse.state import FREE_ROAD, ODOMETER, RUN
+from ui.games.base import GameScreen
+from ui.i18n import N_, _, ngettext
+from ui.widgets.cardface import Look
+from ui.widgets.hand import Hand
+
+NAMES = {
+    REST: N_("Rest"),
+    LOST_FREIGHT: N_("Lost freight"),
+    LEVEL_CROSSING: N_("Level crossing"),
+    FREE_ROAD_CARD: N_("Free road"),
+    COMPLETELY_FREE_ROAD: N_("Completely free road"),
+}
+LABELS = {
+    REST: N_("P"),  # the petrol pump on the card
+    LOST_FREIGHT: N_("LF"),
+    LEVEL_CROSSING: N_("LC"),
+    FREE_ROAD_CARD: N_("FR1"),
+    COMPLETELY_FREE_ROAD: N_("FR2"),
+}
+MARKS = {
+    REST: N_("R"),
+    LOST_FREIGHT: "-50",  # km off the odometer
+    LEVEL_CROSSING: "-1",  # one card off every run
+    FREE_ROAD_CARD: "+1",  # one card more in every run
+    COMPLETELY_FREE_ROAD: "+2",
+}
+COLOURS = {
+    REST: "",
+    LOST_FREIGHT: "bold red",
+    LEVEL_CROSSING: "bold magenta",
+    FREE_ROAD_CARD: "bold blue",
+    COMPLETELY_FREE_ROAD: "bold blue",
+}
+BANDS = ((40, "cyan"), (80, "yellow"), (120, "bold green"))
+"""km cards by size: up to 40, up to 80, up to 120; one, two or three pips say the same."""
+
+BAR = 16
+
+
+def band(km: int) -> int:
+    return next(i for i, (top, _colour) in enumerate(BANDS) if km <= top)
+
+
+def capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+class AufAchseScreen(GameScreen):
+    """Auf Achse.
+
+    | Key | Action |
+    | :- | :- |
+    | left / right | Choose a card |
+    | enter | Lay it at the end of your run, or on the odometer; confirm a Free road |
+    | space | Free road: select a card (the first selected goes into the run first) |
+    """
+
+    BINDINGS: ClassVar[list[Any]] = [
+        *GameScreen.BINDINGS,
+        Binding("enter", f"choose('{RUN}')", N_("To your run"), priority=True),
+        Binding("enter", f"choose('{ODOMETER}')", N_("To the odometer"), priority=True),
+        Binding("enter", f"choose('{FREE_ROAD}')", N_("Confirm"), priority=True),
+        Binding("space", f"select('{FREE_ROAD}')", N_("Select"), priority=True),
+    ]
+    game_id = "auf-achse"
+    score_title = "km"
+    shown_keys: tuple[object, ...] = ()
+    """What the Footer's keys were last worked out from (the step and whose turn it is)."""
+
+    @property
+    def deck(self) -> Deck:
+        config = self.client.config
+        return deck_for(config.options.get("deck") if config else None)
+
+    # -- cards ----------------------------------------------------------------------------------
+
+    def look(self, card: int) -> Look:
+        deck = self.deck
+        kind = deck.kind[card]
+        if kind == KM:
+            km = deck.value[card]
+            pips = ("o" if self.ascii_mode else "•") * (band(km) + 1)
+            return Look(str(km), pips, BANDS[band(km)][1], self.card_name(card))
+        return Look(_(LABELS[kind]), _(MARKS[kind]), COLOURS[kind], self.card_name(card))
+
+    def label(self, card: int) -> str:
+        """The card as on its face: '70', 'P', 'LC'..."""
+        deck = self.deck
+        kind = deck.kind[card]
+        return str(deck.value[card]) if kind == KM else _(LABELS[kind])
+
+    def card_name(self, card: int) -> str:
+        deck = self.deck
+        kind = deck.kind[card]
+        if kind == KM:
+            return _("{km} km").format(km=deck.value[card])
+        return _(NAMES[kind])
+
+    def card_names(self, cards: list[int]) -> str:
+        return ", ".join(self.card_name(c) for c in cards)
+
+    def run_text(self, cards: list[int], breaks: list[int], scored_from: int) -> Text:
+        """A run left to right, '|' before each card where it breaks; the part that scores is
+        bold, the rest dim (the marks and the score say the same without styles)."""
+        text = Text()
+        for i, card in enumerate(cards):
+            if i:
+                text.append(" ")
+            if i in breaks:
+                text.append("|", style="bold red")
+            text.append(self.label(card), style="bold" if i >= scored_from else "dim")
+        return text
+
+    def in_order(self, cards: list[int]) -> str:
+        """Cards that go into a run in this order: '70 km, then Rest'."""
+        return _(", then ").join(self.card_name(c) for c in cards)
+
+    @property
+    def arrows(self) -> str:
+        return "<-/->" if self.ascii_mode else "←/→"
+
+    def names(self, seats: list[int]) -> str:
+        return ", ".join(self.name_of(s) for s in seats)
+
+    # -- the table -------------------------------------------------------------------------------
+
+    def table_text(self) -> RenderableType:
+        view = self.view
+        text = Text()
+        text.append(
+            _("Stage {stage} of {stages}").format(stage=view["stage"], stages=view["stages"]),
+            style="bold",
+        )
+        text.append(
+            ", "
+            + _("round {n}").format(n=view["round"])
+            + ", "
+            + _("first player: {who}").format(who=self.name_of(view["first_player"]))
+            + "\n"
+        )
+        text.append_text(self.odometer_text())
+        text.append("\n")
+        up = " ".join(self.label(c) for c in view["odometer_km"]) or "-"
+        text.append("  " + _("face up: {cards}").format(cards=up) + "\n")
+        down = view["odometer_face_down"]
+        if down:
+            line = _("face down: {n}").format(n=len(down))
+            if view.get("odometer_card") is not None:
+                line += " " + _("(yours: {card})").format(
+                    card=self.card_name(view["odometer_card"])
+                )
+            text.append("  " + line + "\n")
+        if view["resolving"] is not None:
+            card = view["resolving"]
+            count = FREE_ROAD_CARDS[self.deck.kind[card]]
+            text.append(
+                ngettext(
+                    "Now: {card}, +{n} card per run",
+                    "Now: {card}, +{n} cards per run",
+                    count,
+                ).format(card=self.card_name(card), n=count)
+                + "\n",
+                style="bold",
+            )
+        if "run" in view:
+            text.append_text(self.your_run_text())
+        text.append(
+            _("Draw pile {n}, discards {d}").format(n=view["draw_pile"], d=len(view["discard"]))
+            + "\n"
+        )
+        results = view["stage_results"]
+        if results:
+            # one entry per stage, without spaces, so that a wrapped line never splits one
+            scores = "; ".join("/".join(str(s) for s in stage["scores"]) for stage in results)
+            text.append(_("km by stage: {scores}").format(scores=scores))
+        return text
+
+    def odometer_text(self) -> Text:
+        view = self.view
+        total, target = view["total"], view["target"]
+        filled = min(BAR, total * BAR // target) if target else 0
+        full, empty = ("#", ".") if self.ascii_mode else ("█", "░")
+        text = Text(_("Odometer") + " ")
+        text.append("[" + full * filled, style="bold green")
+        text.append(empty * (BAR - filled) + "]")
+        text.append(" " + _("{total} of {target} km").format(total=total, target=target))
+        return text
+
+    def your_run_text(self) -> Text:
+        view = self.view
+        run, score = view["run"], view["run_score"]
+        text = Text(_("Your run:") + " ", style="bold")
+        if run:
+            text.append_text(self.run_text(run, score["breaks"], score["scored_from"]))
+        else:
+            text.append(_("(empty)"), style="dim")
+        text.append(" = " + _("{km} km").format(km=score["score"]) + "\n")
+        pending = view["pending"]
+        if pending:
+            text.append(
+                "  "
+                + _("then {cards}, when everybody has chosen").format(cards=self.in_order(pending))
+                + "\n"
+            )
+        return text
+
+    def score_of(self, seat: int) -> str:
+        scores = self.view.get("scores", [])
+        return str(scores[seat]) if seat < len(scores) else ""
+
+    def note_of(self, seat: int) -> str:
+        view = self.view
+        if not view or view.get("over"):
+            return ""
+        note = _("run {n}").format(n=view["run_lengths"][seat])
+        if view["phase"] in (RUN, FREE_ROAD) and view["chosen"][seat]:
+            note += ", " + _("chosen")
+        return note
+
+    # -- what to do now ----------------------------------------------------------------------------
+
+    def free_road_need(self) -> int:
+        """How many cards this seat still has to pick for a Free road (0: none now)."""
+        view = self.view
+        if view.get("phase") != FREE_ROAD or self.seat not in view.get("waiting", []):
+            return 0
+        return int(view["need"][self.seat])
+
+    def prompt(self) -> str:
+        view = self.view
+        if view.get("over"):
+            return _("The game is over.")
+        if not self.client.my_turn:
+            return self.waiting_text()
+        phase = view["phase"]
+        card = self.query_one(Hand).current
+        name = self.card_name(card) if card is not None else ""
+        keys = self.arrows
+        if phase == RUN:
+            return _("Your run: {keys} choose, enter lays {card} at its end").format(
+                keys=keys, card=name
+            )
+        if phase == ODOMETER:
+            return _("Odometer: {keys} choose, enter plays {card} face down").format(
+                keys=keys, card=name
+            )
+        return self.free_road_hint(tuple(self.query_one(Hand).order), self.free_road_need())
+
+    def free_road_hint(self, picked: tuple[int, ...], need: int) -> str:
+        if need == 1 and picked:
+            return _("Free road: {card} selected, enter adds it to your run").format(
+                card=self.card_name(picked[0])
+            )
+        if need == 1:
+            return _("Free road: {keys} choose a card for your run, enter adds it").format(
+                keys=self.arrows
+            )
+        if not picked:
+            return _("Free road: space selects 2 cards, the 1st goes first; enter adds them")
+        if len(picked) == 1:
+            return _("1st: {card}; space selects the 2nd card, enter adds them").format(
+                card=self.card_name(picked[0])
+            )
+        return _("1st: {a}, 2nd: {b}; enter adds them, space unselects").format(
+            a=self.card_name(picked[0]), b=self.card_name(picked[1])
+        )
+
+    def waiting_text(self) -> str:
+        view = self.view
+        if self.seat is None:
+            return _("You are watching.")
+        if self.client.awaiting:
+            return _("Sent; waiting for the host...")
+        phase = view.get("phase")
+        if phase == ODOMETER:
+            return _("Waiting for {name} to play to the odometer.").format(
+                name=self.name_of(view["current"])
+            )
+        others = self.names(view.get("waiting", []))
+        if not view["need"][self.seat]:
+            return _("You have no card to add; waiting for {names}.").format(names=others)
+        if phase == FREE_ROAD:
+            return _("Free road cards chosen; waiting for {names}.").format(names=others)
+        return _("Run card chosen; waiting for {names}.").format(names=others)
+
+    # -- the log -----------------------------------------------------------------------------------
+
+    def describe(self, event: dict[str, Any]) -> str | None:
+        kind = event["kind"]
+        who = self.name_of(event.get("seat"))
+        if kind == "stage_start":
+            return (
+                _("Stage {stage}: drive {target} km.").format(
+                    stage=event["stage"], target=event["target"]
+                )
+                + " "
+                + self.plays_first(event["first_player"])
+            )
+        if kind == "round_start":
+            return (
+                _("Round {round}.").format(round=event["round"])
+                + " "
+                + self.plays_first(event["first_player"])
+            )
+        if kind == "run_chosen":
+            if "cards" in event:
+                return _("You chose {card} for your run").format(
+                    card=self.card_names(event["cards"])
+                )
+            return _("{who} chose a run card").format(who=capital(who))
+        if kind == "runs_added":
+            return _("Run cards laid; runs: {lengths}").format(
+                lengths=self.per_seat(event["run_lengths"])
+            )
+        if kind == "free_road_added":
+            return _("Free road cards laid: {counts}").format(counts=self.per_seat(event["counts"]))
+        if kind == "odometer_card":
+            if "card" in event:
+                return _("You put {card} face down on the odometer").format(
+                    card=self.card_name(event["card"])
+                )
+            return _("{who} put a card face down on the odometer").format(who=capital(who))
+        if kind == "reveal":
+            return self.describe_reveal(event, who)
+        if kind == "free_road_chosen":
+            if "cards" in event:
+                return _("You chose {cards} for your run").format(
+                    cards=self.in_order(event["cards"])
+                )
+            return ngettext("{who} chose {n} card", "{who} chose {n} cards", event["count"]).format(
+                who=capital(who), n=event["count"]
+            )
+        if kind == "first_player":
+            return _("The first-player card passes to {who}").format(who=who)
+        if kind == "refill":
+            if "cards" in event:
+                return _("You drew {cards}").format(cards=self.card_names(event["cards"]))
+            return ngettext("{who} drew {n} card", "{who} drew {n} cards", event["count"]).format(
+                who=capital(who), n=event["count"]
+            )
+        if kind == "reshuffle":
+            return _("The discards were shuffled into a new draw pile ({n} cards)").format(
+                n=event["size"]
+            )
+        if kind == "stage_end":
+            return self.describe_stage_end(event)
+        if kind == "game_end":
+            return self.describe_game_end(event)
+        return None
+
+    def plays_first(self, seat: int) -> str:
+        if seat == self.seat:
+            return _("You play first.")
+        return _("{who} plays first.").format(who=capital(self.name_of(seat)))
+
+    def per_seat(self, numbers: list[int]) -> str:
+        """'you 3, Bo 2, Cy 3': one number per seat, in seat order."""
+        return ", ".join(f"{self.name_of(s)}: {n}" for s, n in enumerate(numbers))
+
+    def describe_reveal(self, event: dict[str, Any], who: str) -> str:
+        card = self.card_name(event["card"])
+        effect = event["effect"]
+        if effect == "km":
+            return _("Turned up (from {who}): {card}, odometer {total} km").format(
+                who=who, card=card, total=event["total"]
+            )
+        if effect == "rest":
+            return _("Turned up (from {who}): {card}, no effect").format(who=who, card=card)
+        if effect == "lost_freight" and not event["km_lost"]:
+            return _("Turned up (from {who}): {card}, the odometer is already at 0 km").format(
+                who=who, card=card
+            )
+        if effect == "lost_freight":
+            return _("Turned up (from {who}): {card}, -{lost} km, odometer {total} km").format(
+                who=who, card=card, lost=event["km_lost"], total=event["total"]
+            )
+        if effect == "level_crossing":
+            losses = ", ".join(
+                f"{self.name_of(s)} "
+                + (self.card_name(removed) if removed is not None else _("nothing"))
+                for s, removed in enumerate(event["removed"])
+            )
+            return _(
+                "Turned up (from {who}): {card}, every run loses its last card: {losses}"
+            ).format(who=who, card=card, losses=losses)
+        line = ngettext(
+            "Turned up (from {who}): {card}, +{n} card per run",
+            "Turned up (from {who}): {card}, +{n} cards per run",
+            event["cards"],
+        ).format(who=who, card=card, n=event["cards"])
+        short = [s for s, n in enumerate(event["need"]) if n < event["cards"]]
+        if short:
+            line += " " + _("({names}: fewer, their hand is short)").format(names=self.names(short))
+        return line
+
+    def describe_stage_end(self, event: dict[str, Any]) -> str:
+        stage, total, target = event["stage"], event["total"], event["target"]
+        if event["reason"] == "round_limit":
+            head = _("Stage {stage} ends after {rounds} rounds at {total} of {target} km").format(
+                stage=stage, rounds=event["rounds"], total=total, target=target
+            )
+        elif event["reason"] == "no_cards":
+            head = _("Stage {stage} ends: nobody has a card left").format(stage=stage)
+        else:
+            head = _("Stage {stage} is over: the odometer reached {total} of {target} km").format(
+                stage=stage, total=total, target=target
+            )
+        lines = [head]
+        for run in event["runs"]:
+            cards = self.run_text(run["cards"], run["breaks"], run["scored_from"]).plain
+            lines.append(
+                _("{who}: {run} = {km} km").format(
+                    who=capital(self.name_of(run["seat"])),
+                    run=cards or _("(empty)"),
+                    km=run["score"],
+                )
+            )
+        return "\n".join(lines)
+
+    def describe_game_end(self, event: dict[str, Any]) -> str:
+        winners, scores = event["winners"], event["scores"]
+        best = scores[winners[0]] if winners else 0
+        if len(winners) > 1:
+            return _("The game is over: {names} share the win with {km} km").format(
+                names=self.names(winners), km=best
+            )
+        if winners == [self.seat]:
+            return _("The game is over: you win with {km} km").format(km=best)
+        return _("The game is over: {who} wins with {km} km").format(
+            who=self.names(winners), km=best
+        )
+
+    @classmethod
+    def result_lines(cls, outcome: Any, names: list[str], config: Any) -> list[str]:
+        stages = outcome.detail.get("stage_scores", [])
+        lines = [_("km per stage, then the total:")]
+        for seat, name in enumerate(names):
+            parts = " + ".join(str(stage[seat]) for stage in stages) or "0"
+            lines.append(
+                _("{name}: {parts} = {total} km").format(
+                    name=name, parts=parts, total=outcome.scores[seat]
+                )
+            )
+        return lines
+
+    # -- playing -------------------------------------------------------------------------------------
+
+    def refresh_all(self) -> None:
+        """As the base, with the hand selecting (in order) only while a Free road asks for cards."""
+        if self.view:
+            need = self.free_road_need()
+            hand = self.query_one(Hand)
+            hand.multi = hand.ordered = need > 0
+            hand.limit = need or None
+            if not need and hand.selected:
+                hand.clear_selection()
+        super().refresh_all()
+        keys = (self.view.get("phase"), self.client.my_turn)
+        if keys != self.shown_keys:
+            self.shown_keys = keys
+            self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Show only the keys of the step now (`parameters` names it), greyed while the others
+        choose. Off the hand (in the chat) enter and space are left to the chat box."""
+        if action not in ("choose", "select"):
+            return True
+        if not isinstance(self.focused, Hand) or (self.view.get("phase"),) != parameters:
+            return False
+        return True if self.client.my_turn else None
+
+    def action_choose(self, step: str) -> None:
+        self.query_one(Hand).action_choose()
+
+    def action_select(self, step: str) -> None:
+        self.query_one(Hand).action_select_card()
+
+    def on_hand_moved(self, message: Hand.Moved) -> None:
+        self.prompt_changed()
+
+    def on_hand_selected(self, message: Hand.Selected) -> None:
+        self.prompt_changed()
+
+    def prompt_changed(self) -> None:
+        """The prompt names the card under the cursor and the order of a Free road's cards."""
+        if self.view:
+            self.message = ""
+            self.refresh_status()
+
+    def on_hand_chosen(self, message: Hand.Chosen) -> None:
+        message.stop()
+        intent = self.intent(message.card, message.order)
+        if isinstance(intent, str):
+            self.say(intent)
+        elif intent is not None:
+            self.run_worker(self.send(intent), exclusive=True, group="move")
+
+    def intent(self, card: int | None, order: tuple[int, ...]) -> Action | str | None:
+        """The action enter asks for, or why there is none."""
+        view = self.view
+        if view.get("over"):
+            return _("The game is over.")
+        if not self.client.my_turn:
+            return self.waiting_text()
+        if card is None:
+            return None
+        phase = view["phase"]
+        action: Action
+        if phase == RUN:
+            action = AddToRun(card)
+        elif phase == ODOMETER:
+            action = PlayOdometer(card)
+        else:
+            need = self.free_road_need()
+            picked = order or ((card,) if need == 1 else ())
+            if len(picked) != need:
+                return self.free_road_hint(picked, need)
+            action = FreeRoad(picked)
+        if action not in self.legal():
+            return _("That card cannot be played now.")
+        return action
