@@ -92,6 +92,15 @@ class NetcardsApp(App[None]):
             plan = self.start_join
             self.join_table(plan.address, self.settings.name, plan.password, plan.spectator)
 
+    ASCII_KEYS = {"⏎": "enter", "←": "left", "→": "right", "↑": "up", "↓": "down", "⇥": "tab"}
+
+    def get_key_display(self, binding: Binding) -> str:
+        shown = super().get_key_display(binding)
+        if self.ascii_mode:
+            for glyph, word in self.ASCII_KEYS.items():
+                shown = shown.replace(glyph, word)
+        return shown
+
     async def on_unmount(self) -> None:
         await self.close_session()
 
@@ -101,6 +110,7 @@ class NetcardsApp(App[None]):
         with contextlib.suppress(Exception):
             self.theme = self.settings.theme
         self.ascii_mode = self.settings.ascii or self.ascii_mode
+        self.set_class(self.ascii_mode, "-ascii")
         language = self.settings.language or from_locale()
         if language != current():
             use(language)

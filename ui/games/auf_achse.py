@@ -93,7 +93,7 @@ class AufAchseScreen(GameScreen):
         Binding("space", f"select('{FREE_ROAD}')", N_("Select"), priority=True),
     ]
     game_id = "auf-achse"
-    score_title = "km"
+    score_title = N_("km")
     shown_keys: tuple[object, ...] = ()
     """What the Footer's keys were last worked out from (the step and whose turn it is)."""
 

@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, RichLog, Static
+from textual.widgets import RichLog, Static
 
 from netcards.action import Action
 from protocol.client import (
@@ -29,12 +29,18 @@ from protocol.client import (
     LinkDown,
     ViewChanged,
 )
-from ui.i18n import _
+from ui.i18n import N_, _
 from ui.session import Session, SessionNotice
 from ui.widgets.cardface import Look
 from ui.widgets.chat import ChatBox
 from ui.widgets.hand import Hand
+from ui.widgets.keybar import KeyBar
 from ui.widgets.players import PlayerRow, PlayersPanel
+
+
+def upper_first(text: str) -> str:
+    """A sentence's first letter up, the rest untouched (names keep their own capitals)."""
+    return text[:1].upper() + text[1:]
 
 
 class GameScreen(Screen[None]):
@@ -49,13 +55,13 @@ class GameScreen(Screen[None]):
     """
 
     BINDINGS: ClassVar[list[Any]] = [
-        Binding("question_mark", "rules", _("Rules")),
-        Binding("c", "chat", _("Chat")),
-        Binding("escape", "back", _("Leave")),
+        Binding("question_mark", "rules", N_("Rules")),
+        Binding("c", "chat", N_("Chat")),
+        Binding("escape", "back", N_("Leave")),
     ]
     game_id: ClassVar[str]
     multi_select: ClassVar[bool] = False
-    score_title: ClassVar[str] = "score"
+    score_title: ClassVar[str] = N_("score")
 
     def __init__(self, session: Session, *, ascii_mode: bool = False) -> None:
         super().__init__()
@@ -77,7 +83,7 @@ class GameScreen(Screen[None]):
                 yield ChatBox(id="chat")
         yield Static("", id="status")
         yield Hand(multi=self.multi_select, ascii_mode=self.ascii_mode, id="hand")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#banner").display = False
@@ -195,7 +201,7 @@ class GameScreen(Screen[None]):
                     self.note_of(seat),
                 )
             )
-        self.query_one(PlayersPanel).show(rows, self.score_title)
+        self.query_one(PlayersPanel).show(rows, _(self.score_title))
         self.query_one("#table", Static).update(self.table_text())
         legal = self.client.legal_actions() if self.client.my_turn else []
         cards = self.hand_cards()

@@ -10,8 +10,8 @@ from textual.binding import Binding
 
 from netcards.games.via_gladiola.actions import PlayGladiola, Rest, Walk
 from netcards.games.via_gladiola.cards import deck_for, kind_of
-from ui.games.base import GameScreen
-from ui.i18n import _, ngettext
+from ui.games.base import GameScreen, upper_first
+from ui.i18n import N_, _, ngettext
 from ui.widgets.cardface import Look
 from ui.widgets.hand import Hand
 
@@ -38,11 +38,11 @@ class ViaGladiolaScreen(GameScreen):
 
     BINDINGS: ClassVar[list[Any]] = [
         *GameScreen.BINDINGS,
-        Binding("enter", "play", _("Walk")),
-        Binding("r", "rest", _("Rest")),
+        Binding("enter", "play", N_("Walk")),
+        Binding("r", "rest", N_("Rest")),
     ]
     game_id = "via-gladiola"
-    score_title = "blisters"
+    score_title = N_("blisters")
 
     def on_mount(self) -> None:
         config = self.client.config
@@ -101,7 +101,7 @@ class ViaGladiolaScreen(GameScreen):
         if top < 50:
             text.append(
                 _(
-                    "From {top}: {a}-{b} draw 0 · {c}-{d} draw 1 · {e}-{f} draw 2 · more is too fast"
+                    "From {top}: {a}-{b} draw 0; {c}-{d} draw 1; {e}-{f} draw 2; more is too fast"
                 ).format(
                     top=top, a=top + 1, b=top + 5, c=top + 6, d=top + 10, e=top + 11, f=top + 15
                 )
@@ -143,19 +143,19 @@ class ViaGladiolaScreen(GameScreen):
             draws = event["cadence_draws"]
             pace = (_("normal"), _("fast"), _("very fast"))[draws]
             return _("{who} walked {card} ({pace})").format(
-                who=who.capitalize(), card=self.card_name(event["card"]), pace=pace
+                who=upper_first(who), card=self.card_name(event["card"]), pace=pace
             )
         if kind == "draw":
             if event.get("cards"):
                 names = ", ".join(self.card_name(c) for c in event["cards"])
                 return _("You drew {cards}").format(cards=names)
             return ngettext("{who} drew {n} card", "{who} drew {n} cards", event["count"]).format(
-                who=who.capitalize(), n=event["count"]
+                who=upper_first(who), n=event["count"]
             )
         if kind == "rest":
-            return _("{who} rested").format(who=who.capitalize())
+            return _("{who} rested").format(who=upper_first(who))
         if kind == "gladiola":
-            return _("{who} laid a Gladiola aside").format(who=who.capitalize())
+            return _("{who} laid a Gladiola aside").format(who=upper_first(who))
         if kind == "reshuffle":
             return _("Day {day}'s walk pile was shuffled into a new draw pile ({n} cards)").format(
                 day=event["day"], n=event["size"]

@@ -8,6 +8,8 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
+from ui.i18n import _
+
 
 @dataclass(frozen=True)
 class PlayerRow:
@@ -36,20 +38,20 @@ class PlayersPanel(Static):
 
     def show(self, rows: list[PlayerRow], score_title: str) -> None:
         table = Table.grid(padding=(0, 1))
-        for _ in range(5):
+        for _column in range(5):
             table.add_column()
         arrow = ">" if self.ascii_mode else "▶"
         table.add_row(
-            Text(" "), Text("player", style="bold"), Text("cards", style="bold"),
+            Text(" "), Text(_("player"), style="bold"), Text(_("cards"), style="bold"),
             Text(score_title, style="bold"), Text(""),
         )  # fmt: skip
         for row in rows:
-            name = Text(row.name + (" (you)" if row.you else ""))
+            name = Text(row.name + (_(" (you)") if row.you else ""))
             if row.you:
                 name.stylize("bold")
             marks = []
             if row.away:
-                marks.append("away")
+                marks.append(_("away"))
             if row.note:
                 marks.append(row.note)
             table.add_row(
