@@ -131,8 +131,8 @@ class ViaGladiolaScreen(GameScreen):
             current = view.get("current")
             return _("Waiting for {name}.").format(name=self.name_of(current))
         if view["day"] == 4:
-            return _("Your turn: enter walks the card (or lays a Gladiola) · r rests")
-        return _("Your turn: enter walks the card · r rests (draw one)")
+            return _("Your turn: enter walks the card (or lays a Gladiola); r rests")
+        return _("Your turn: enter walks the card; r rests (draw one)")
 
     # -- the log --------------------------------------------------------------------------------------
 

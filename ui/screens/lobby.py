@@ -110,7 +110,8 @@ class LobbyScreen(Screen[None]):
             else:
                 name = Text(info.name + (_(" (you)") if info.seat == client.seat else ""))
                 state = "" if info.connected else _("away")
-            ready = ("✓" if info.ready else "·") if info.kind != "open" else ""
+            yes, no = ("yes", "-") if getattr(self.app, "ascii_mode", False) else ("✓", "·")
+            ready = (yes if info.ready else no) if info.kind != "open" else ""
             table.add_row(str(info.seat + 1), name, ready, state)
         if row is not None and 0 <= row < len(lobby.seats):
             table.move_cursor(row=row)
