@@ -127,6 +127,10 @@ class GameScreen(Screen[None]):
     def score_of(self, seat: int) -> str:
         return ""
 
+    def note_of(self, seat: int) -> str:
+        """A few words after the seat's row in the players panel (public facts only)."""
+        return ""
+
     def prompt(self) -> str:
         """What the player may do now, with the keys."""
         return ""
@@ -171,6 +175,7 @@ class GameScreen(Screen[None]):
                     seat in to_act and not view.get("over"),
                     seat == self.seat,
                     away,
+                    self.note_of(seat),
                 )
             )
         self.query_one(PlayersPanel).show(rows, self.score_title)

@@ -7,7 +7,7 @@ the same table. ASCII mode swaps the box-drawing characters for + - |.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from rich.style import Style
@@ -52,8 +52,13 @@ def boxes(
     selected: frozenset[int] = frozenset(),
     dimmed: frozenset[int] = frozenset(),
     per_row: int = 11,
+    numbers: Mapping[int, int] | None = None,
 ) -> Text:
-    """Cards side by side (wrapping after `per_row`), with a marker line under each row."""
+    """Cards side by side (wrapping after `per_row`), with a marker line under each row.
+
+    A selected card shows a tick in its top edge, or its number from `numbers` (index: 1, 2...)
+    where the order of the selection matters.
+    """
     g = glyphs(ascii_mode)
     out = Text()
     rows = [range(i, min(i + per_row, len(looks))) for i in range(0, len(looks), per_row)] or [
@@ -70,7 +75,8 @@ def boxes(
                 style += Style(reverse=True)
             top = g.h * INNER
             if i in selected:
-                top = g.h + g.selected + g.h
+                mark = (str(numbers[i]) if numbers and i in numbers else g.selected)[: INNER - 1]
+                top = g.h + mark + g.h * (INNER - 1 - len(mark))
             lines[0].append(g.tl + top + g.tr, style)
             lines[1].append(g.v + look.label[:INNER].rjust(INNER) + g.v, style)
             lines[2].append(g.v + look.mark[:INNER].ljust(INNER) + g.v, style)

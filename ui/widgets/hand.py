@@ -1,4 +1,9 @@
-"""Your hand: cards in a row, a cursor, and (for games that play several cards) a selection."""
+"""Your hand: cards in a row, a cursor, and (for games that play several cards) a selection.
+
+The selection remembers the order the cards were picked in, for games where that order matters
+(Auf Achse's Completely free road puts the first picked card into the run first); such a game
+sets `ordered` so the cards show their number instead of a tick.
+"""
 
 from __future__ import annotations
 
@@ -41,13 +46,29 @@ class Hand(Widget, can_focus=True):
     cursor: reactive[int] = reactive(0)
 
     class Chosen(Message):
-        """Enter was pressed: the card under the cursor, and the selected cards."""
+        """Enter was pressed: the card under the cursor, and the selected cards (`selection`
+        sorted, `order` in the order they were picked)."""
 
-        def __init__(self, hand: Hand, card: int | None, selection: tuple[int, ...]) -> None:
+        def __init__(
+            self,
+            hand: Hand,
+            card: int | None,
+            selection: tuple[int, ...],
+            order: tuple[int, ...] = (),
+        ) -> None:
             super().__init__()
             self.hand = hand
             self.card = card
             self.selection = selection
+            self.order = order
+
+    class Selected(Message):
+        """Space changed the selection: the selected cards in the order they were picked."""
+
+        def __init__(self, hand: Hand, order: tuple[int, ...]) -> None:
+            super().__init__()
+            self.hand = hand
+            self.order = order
 
     class Moved(Message):
         def __init__(self, hand: Hand, card: int | None) -> None:
@@ -59,14 +80,21 @@ class Hand(Widget, can_focus=True):
         super().__init__(id=id)
         self.multi = multi
         self.ascii_mode = ascii_mode
+        self.ordered = False
+        """Show each selected card's place in the order (1, 2, ...) instead of a tick."""
+        self.limit: int | None = None
+        """At most this many cards may be selected (None: no limit)."""
         self.cards: list[int] = []
         self.looks: list[Look] = []
         self.playable: set[int] = set()
         self.selected: set[int] = set()
+        self.order: list[int] = []
+        """The selected cards in the order they were picked."""
 
     def set_cards(self, cards: list[int], looks: list[Look], playable: set[int]) -> None:
         self.cards, self.looks, self.playable = list(cards), list(looks), set(playable)
         self.selected &= set(cards)
+        self.order = [c for c in self.order if c in self.selected]
         if self.cursor >= len(cards):
             self.cursor = max(0, len(cards) - 1)
         self.refresh(layout=True)
@@ -84,6 +112,9 @@ class Hand(Widget, can_focus=True):
             ascii_mode=self.ascii_mode,
             cursor=self.cursor if self.has_focus else None,
             selected=frozenset(i for i, c in enumerate(self.cards) if c in self.selected),
+            numbers={self.cards.index(c): n for n, c in enumerate(self.order, 1)}
+            if self.ordered
+            else {},
             dimmed=frozenset(i for i, c in enumerate(self.cards) if c not in self.playable),
             per_row=max(1, width // 6),
         )
@@ -104,15 +135,23 @@ class Hand(Widget, can_focus=True):
             return
         if card in self.selected:
             self.selected.discard(card)
-        else:
+            self.order.remove(card)
+        elif self.limit is None or len(self.selected) < self.limit:
             self.selected.add(card)
+            self.order.append(card)
+        else:
+            return
         self.refresh()
+        self.post_message(self.Selected(self, tuple(self.order)))
 
     def action_choose(self) -> None:
-        self.post_message(self.Chosen(self, self.current, tuple(sorted(self.selected))))
+        self.post_message(
+            self.Chosen(self, self.current, tuple(sorted(self.selected)), tuple(self.order))
+        )
 
     def clear_selection(self) -> None:
         self.selected.clear()
+        self.order.clear()
         self.refresh()
 
     def watch_cursor(self) -> None:
