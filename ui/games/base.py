@@ -184,11 +184,15 @@ class GameScreen(Screen[None]):
         cards = self.hand_cards()
         hand = self.query_one(Hand)
         hand.set_cards(cards, [self.look(c) for c in cards], self.playable(legal))
+        self.refresh_status()
+
+    def refresh_status(self) -> None:
+        """The status line alone: the message, then the prompt (cheap enough for every key)."""
         status = Text()
         if self.message:
             status.append("! " + self.message + "  ", style="bold red")
         status.append(self.prompt())
-        self.query_one("#status", Static).update(status)
+        self.query_one("#status", Static).update(status, layout=False)  # one line, always
 
     def say(self, text: str) -> None:
         """A line in the status bar until the next move (errors, hints)."""
