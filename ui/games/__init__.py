@@ -6,7 +6,8 @@ from typing import Any
 
 
 def screen_class(game_id: str) -> Any:
+    from ui.games.velonimo import VelonimoScreen
     from ui.games.via_gladiola import ViaGladiolaScreen
 
-    screens: dict[str, Any] = {"via-gladiola": ViaGladiolaScreen}
+    screens: dict[str, Any] = {"velonimo": VelonimoScreen, "via-gladiola": ViaGladiolaScreen}
     return screens.get(game_id)
