@@ -28,8 +28,11 @@ async def wait_until(pilot: Pilot[Any], predicate: Callable[[], bool], seconds: 
     raise AssertionError(f"timed out; screen is {type(pilot.app.screen).__name__}")
 
 
-async def start_practice(pilot: Pilot[Any], game: str, players: int) -> None:
-    """Menu > Practise, choose the game and the player count, start; returns on the game screen."""
+async def start_practice(
+    pilot: Pilot[Any], game: str, players: int, options: dict[str, str] | None = None
+) -> None:
+    """Menu > Practise, choose the game and the player count, type the `options` given (text
+    fields of the game's options, by name), start; returns on the game screen."""
     app = pilot.app
     await pilot.press("p")
     await wait_until(pilot, lambda: type(app.screen).__name__ == "HostSetupScreen")
@@ -43,6 +46,13 @@ async def start_practice(pilot: Pilot[Any], game: str, players: int) -> None:
     await pilot.pause(0.2)
     assert app.screen.query_one("#game").value == game
     assert app.screen.query_one("#players").value == players
+    for name, text in (options or {}).items():
+        for _ in range(20):
+            if app.screen.focused is not None and app.screen.focused.id == f"opt-{name}":
+                break
+            await pilot.press("tab")
+        assert app.screen.focused is not None and app.screen.focused.id == f"opt-{name}"
+        await pilot.press("home", "ctrl+k", *text)
     await pilot.press("ctrl+o")
     await wait_until(pilot, lambda: hasattr(app.screen, "game_id"))
 

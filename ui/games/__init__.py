@@ -7,7 +7,12 @@ from typing import Any
 
 def screen_class(game_id: str) -> Any:
     from ui.games.auf_achse import AufAchseScreen
+    from ui.games.velonimo import VelonimoScreen
     from ui.games.via_gladiola import ViaGladiolaScreen
 
-    screens: dict[str, Any] = {"auf-achse": AufAchseScreen, "via-gladiola": ViaGladiolaScreen}
+    screens: dict[str, Any] = {
+        "auf-achse": AufAchseScreen,
+        "velonimo": VelonimoScreen,
+        "via-gladiola": ViaGladiolaScreen,
+    }
     return screens.get(game_id)
