@@ -16,7 +16,6 @@ from typing import Any, ClassVar
 from rich.console import RenderableType
 from rich.text import Text
 from textual.binding import Binding
-from textual.widgets import Footer
 
 from netcards.action import Action
 from netcards.games.velonimo.actions import (
@@ -147,22 +146,22 @@ class VelonimoScreen(GameScreen):
     BINDINGS: ClassVar[list[Any]] = [
         # Priority, so that they reach the screen before the hand's own keys; when the chat
         # has the focus they step aside (see check_action).
-        Binding("enter", "play", _("Play"), priority=True, key_display="enter"),
-        Binding("enter", "give", _("Give back"), priority=True, key_display="enter"),
-        Binding("space", "select", _("Select"), priority=True),
-        Binding("p", "pass", _("Pass")),
-        Binding("j", "jersey", _("Jersey")),
-        Binding("1", "pick(0)", _("Choose"), key_display="1-5"),
+        Binding("enter", "play", N_("Play"), priority=True, key_display="enter"),
+        Binding("enter", "give", N_("Give back"), priority=True, key_display="enter"),
+        Binding("space", "select", N_("Select"), priority=True),
+        Binding("p", "pass", N_("Pass")),
+        Binding("j", "jersey", N_("Jersey")),
+        Binding("1", "pick(0)", N_("Choose"), key_display="1-5"),
         Binding("2", "pick(1)", show=False),
         Binding("3", "pick(2)", show=False),
         Binding("4", "pick(3)", show=False),
         Binding("5", "pick(4)", show=False),
-        Binding("s", "sort", _("Sort"), show=False),
+        Binding("s", "sort", N_("Sort"), show=False),
         *GameScreen.BINDINGS,
     ]
     game_id = "velonimo"
     multi_select = True
-    score_title = _("points")
+    score_title = N_("points")
 
     def __init__(self, session: Session, *, ascii_mode: bool = False) -> None:
         super().__init__(session, ascii_mode=ascii_mode)
@@ -171,12 +170,6 @@ class VelonimoScreen(GameScreen):
         self.by_value = False
         """s was pressed: the hand is sorted by value instead of by colour."""
         self.keys_shown: tuple[Any, ...] = ()
-
-    def on_mount(self) -> None:
-        """The footer needs all of its 80 columns for the keys of a play (the command
-        palette stays on ctrl+p). The shared set-up runs after this (Textual calls each
-        class's handler)."""
-        self.query_one(Footer).show_command_palette = False
 
     # -- results -------------------------------------------------------------------------------
 

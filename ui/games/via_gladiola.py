@@ -12,6 +12,7 @@ from netcards.games.via_gladiola.actions import PlayGladiola, Rest, Walk
 from netcards.games.via_gladiola.cards import deck_for, kind_of
 from ui.games.base import GameScreen, upper_first
 from ui.i18n import N_, _, ngettext
+from ui.session import Session
 from ui.widgets.cardface import Look
 from ui.widgets.hand import Hand
 
@@ -44,10 +45,10 @@ class ViaGladiolaScreen(GameScreen):
     game_id = "via-gladiola"
     score_title = N_("blisters")
 
-    def on_mount(self) -> None:
-        config = self.client.config
+    def __init__(self, session: Session, *, ascii_mode: bool = False) -> None:
+        super().__init__(session, ascii_mode=ascii_mode)
+        config = session.client.config
         self.deck = deck_for(config.options.get("deck") if config else None)
-        super().on_mount()
 
     @classmethod
     def result_lines(cls, outcome: Any, names: list[str], config: Any) -> list[str]:
