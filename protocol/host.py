@@ -158,6 +158,8 @@ class TableHost:
             self._sync_clock()
         elif self.table.phase == "over":
             self.finished.set()
+        else:
+            self._maybe_deal()  # a table of bots only has nobody to wait for
         return self.port
 
     async def close(self) -> None:

@@ -20,6 +20,7 @@ from textual.widgets import RichLog, Static
 from netcards.action import Action
 from protocol.client import (
     ChatLine,
+    ClockChanged,
     Connected,
     DealChecked,
     Failed,
@@ -27,8 +28,11 @@ from protocol.client import (
     GameStarted,
     HostRefused,
     LinkDown,
+    LobbyChanged,
+    TableSays,
     ViewChanged,
 )
+from ui import notices
 from ui.i18n import N_, _
 from ui.session import Session, SessionNotice
 from ui.widgets.cardface import Look
@@ -68,6 +72,7 @@ class GameScreen(Screen[None]):
         self.session = session
         self.ascii_mode = ascii_mode
         self.message = ""
+        self.clock_timer: Any = None
         self.results_shown = False
 
     # -- layout ------------------------------------------------------------------------------------
@@ -185,10 +190,17 @@ class GameScreen(Screen[None]):
         sizes = view.get("hand_sizes", [])
         for seat in range(view.get("players", len(self.client.names))):
             away = False
+            notes = [self.note_of(seat)]
             lobby = self.client.lobby
             if lobby is not None and seat < len(lobby.seats):
                 info = lobby.seats[seat]
                 away = info.kind == "human" and not info.connected
+                if info.stand_in:
+                    notes.append(_("a bot plays"))
+            deadline = self.client.clock.get(seat)
+            if deadline is not None and seat in to_act:
+                left = max(0, round(deadline - self.clock_now()))
+                notes.append(_("{n}s left").format(n=left))
             rows.append(
                 PlayerRow(
                     seat,
@@ -198,7 +210,7 @@ class GameScreen(Screen[None]):
                     seat in to_act and not view.get("over"),
                     seat == self.seat,
                     away,
-                    self.note_of(seat),
+                    ", ".join(n for n in notes if n),
                 )
             )
         self.query_one(PlayersPanel).show(rows, _(self.score_title))
@@ -209,11 +221,23 @@ class GameScreen(Screen[None]):
         hand.set_cards(cards, [self.look(c) for c in cards], self.playable(legal))
         self.refresh_status()
 
+    def clock_now(self) -> float:
+        import asyncio
+
+        return asyncio.get_running_loop().time()
+
+    def tick_clock(self) -> None:
+        """Once a second while a turn clock runs: the players panel counts down."""
+        if self.client.clock and self.client.to_act:
+            self.refresh_all()
+
     def refresh_status(self) -> None:
         """The status line alone: the message, then the prompt (cheap enough for every key)."""
         status = Text()
         if self.message:
             status.append("! " + self.message + "  ", style="bold red")
+        if self.seat is None:
+            status.append(_("Watching") + ": ", style="bold")
         status.append(self.prompt())
         self.query_one("#status", Static).update(status, layout=False)  # one line, always
 
@@ -251,6 +275,14 @@ class GameScreen(Screen[None]):
             self.refresh_all()
         elif isinstance(notice, ChatLine):
             self.show_chat(notice)
+        elif isinstance(notice, TableSays):
+            line = notices.say(notice.code, notice.args)
+            self.query_one(ChatBox).add("", line, notice=True)
+            self.query_one("#log", RichLog).write(escape("* " + line))
+        elif isinstance(notice, LobbyChanged | ClockChanged):
+            self.refresh_all()
+            if self.client.clock and self.clock_timer is None:
+                self.clock_timer = self.set_interval(1.0, self.tick_clock)
         elif isinstance(notice, HostRefused):
             self.say(notice.text)
         elif isinstance(notice, LinkDown):

@@ -20,7 +20,9 @@ from protocol.client import (
     LinkDown,
     LobbyChanged,
     SeatTaken,
+    TableSays,
 )
+from ui import notices
 from ui.i18n import N_, _
 from ui.session import Session, SessionNotice
 from ui.widgets.chat import ChatBox
@@ -90,6 +92,13 @@ class LobbyScreen(Screen[None]):
         title.append("\n" + _("(compare it with the host's screen before you play)"), style="dim")
         if lobby.password:
             title.append("\n" + _("This table has a password."), style="dim")
+        if lobby.turn_clock_ms:
+            title.append(
+                "\n"
+                + _("Turn clock: {n} s per decision, then a bot plays it").format(
+                    n=round(lobby.turn_clock_ms / 1000)
+                )
+            )
         if self.session.host is not None:
             title.append(
                 "\n"
@@ -131,6 +140,8 @@ class LobbyScreen(Screen[None]):
             self.refresh_lobby()
         elif isinstance(notice, ChatLine):
             self.query_one(ChatBox).add(notice.name, notice.text, notice=notice.seat is None)
+        elif isinstance(notice, TableSays):
+            self.query_one(ChatBox).add("", notices.say(notice.code, notice.args), notice=True)
         elif isinstance(notice, HostRefused):
             self.notify(notice.text, severity="error")
         elif isinstance(notice, LinkDown):

@@ -1,0 +1,20 @@
+"""The table's notices (a player away, a bot standing in, time ran out) in the player's language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from protocol.notices import notice_text
+from ui.i18n import N_, _
+
+TEMPLATES = {
+    "away": N_("{name} has lost the connection"),
+    "stand_in": N_("{name} is away: a {level} bot plays for them until they come back"),
+    "back": N_("{name} is back"),
+    "clock": N_("time ran out for {name}: a bot played the turn"),
+    "deal_off": N_("the deal is off: {reason}"),
+}
+
+
+def say(code: str, args: dict[str, Any]) -> str:
+    return notice_text(code, args, {k: _(v) for k, v in TEMPLATES.items()})
