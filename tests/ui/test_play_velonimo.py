@@ -221,6 +221,7 @@ class FakeClient:
     game: Any = GAME
     outcome: Any = None
     sent: list[Any] = field(default_factory=list)
+    clock: dict[int, float] = field(default_factory=dict)
 
     @property
     def my_turn(self) -> bool:
