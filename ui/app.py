@@ -69,8 +69,10 @@ class NetcardsApp(App[None]):
         random_bytes: Callable[[int], bytes] = os.urandom,
         ascii_mode: bool | None = None,
         bot_delay: float | None = None,
+        replay: Any = None,
     ) -> None:
         super().__init__()
+        self.start_replay = replay
         self.settings = settings
         self.start_host = host
         self.start_join = join
@@ -86,7 +88,11 @@ class NetcardsApp(App[None]):
     def on_mount(self) -> None:
         self.apply_settings()
         self.push_screen(MenuScreen())
-        if self.start_host is not None:
+        if self.start_replay is not None:
+            from ui.replay import replay_screen
+
+            self.push_screen(replay_screen(self.start_replay, ascii_mode=self.ascii_mode))
+        elif self.start_host is not None:
             self.open_table(self.start_host)
         elif self.start_join is not None:
             plan = self.start_join
@@ -328,6 +334,7 @@ def make_app(
     ascii_mode: bool | None = None,
     random_bytes: Callable[[int], bytes] = os.urandom,
     bot_delay: float | None = None,
+    replay: Any = None,
 ) -> NetcardsApp:
     settings = settings or UserSettings.load()
     if ascii_mode is None and not unicode_ok():
@@ -339,4 +346,5 @@ def make_app(
         random_bytes=random_bytes,
         ascii_mode=ascii_mode,
         bot_delay=bot_delay,
+        replay=replay,
     )

@@ -126,6 +126,9 @@ def _build_parser() -> argparse.ArgumentParser:
     find.add_argument("--port", type=int, help=f"UDP port of the hosts (default {DISCOVERY_PORT})")
     find.add_argument("--json", action="store_true")
 
+    replay = sub.add_parser("replay", help="watch a saved game again")
+    replay.add_argument("file", type=Path, help="a .replay.json file (saved from the results)")
+
     deck = sub.add_parser("deck", help="print a game's house deck file, to start your own from")
     deck.add_argument("game", help=f"one of: {', '.join(sorted(all_games()))}")
     return parser
@@ -317,6 +320,12 @@ def _join(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     return _app(args, join=JoinPlan(args.address, args.password, args.spectate))
 
 
+def _replay(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    from ui.replay import load_replay
+
+    return _app(args, replay=load_replay(args.file))
+
+
 def _discover(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     from ui import headless
 
@@ -331,10 +340,14 @@ def run(argv: Sequence[str], out: IO[str], err: IO[str]) -> int:
         args = parser.parse_args(list(argv))
         if args.command is None:
             return _app(args)
-        if args.command in ("host", "bot", "discover", "join"):
-            network = {"host": _host, "bot": _bot, "discover": _discover, "join": _join}[
-                args.command
-            ]
+        if args.command in ("host", "bot", "discover", "join", "replay"):
+            network = {
+                "host": _host,
+                "bot": _bot,
+                "discover": _discover,
+                "join": _join,
+                "replay": _replay,
+            }[args.command]
             return network(args, out, err)
         handler = {"simulate": _simulate, "rules": _rules, "deck": _deck}[args.command]
         return handler(args, out)

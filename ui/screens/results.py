@@ -28,6 +28,7 @@ class ResultsScreen(Screen[None]):
 
     BINDINGS = [
         Binding("a", "again", N_("Play again")),
+        Binding("s", "save", N_("Save replay")),
         Binding("m,escape", "menu", N_("Menu")),
     ]
 
@@ -40,6 +41,7 @@ class ResultsScreen(Screen[None]):
             yield Static("", id="results-table")
             yield Static("", id="results-detail")
             yield Static(_("Checking the deal..."), id="verdict")
+            yield Static("", id="saved")
             with Horizontal(id="form-buttons"):
                 yield Button(_("Play again (a)"), id="again", variant="primary")
                 yield Button(_("Menu (m)"), id="menu")
@@ -100,6 +102,21 @@ class ResultsScreen(Screen[None]):
             self.action_again()
         else:
             self.action_menu()
+
+    def action_save(self) -> None:
+        from ui.replay import save_replay
+
+        replay = self.session.client.replay()
+        if replay is None:
+            self.notify(
+                _("The replay is ready once the deal has been checked."), severity="warning"
+            )
+            return
+        path = save_replay(replay)
+        self.notify(_("Saved: {path}").format(path=path), timeout=10)
+        self.query_one("#saved", Static).update(
+            _("Replay saved; watch it with: netcards replay {path}").format(path=path)
+        )
 
     def action_again(self) -> None:
         self.app.play_again()  # type: ignore[attr-defined]

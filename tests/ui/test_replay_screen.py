@@ -1,0 +1,78 @@
+"""Watching a finished game again: stepping forward and back, jumping by day, every hand."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from netcards.replay import from_finished_game
+from netcards.table import Table
+from tests.ui.pilots import screen_text
+from ui.app import make_app
+from ui.replay import load_replay, save_replay
+from ui.user_settings import UserSettings
+
+
+def finished_replay(tmp: Path) -> Path:
+    table = Table.create("via-gladiola", 3, {}, name="t", host_part=bytes(32))
+    table.claim_seat("Ann", "tok")
+    table.set_ready(0, True)
+    table.add_bot("heuristic")
+    table.add_bot("random")
+    table.start()
+    table.set_stand_in(0, True)
+    while table.bot_seats_to_act():
+        seat = table.bot_seats_to_act()[0]
+        table.submit(seat, table.bot_action(seat))
+    names = [s.name for s in table.seats]
+    return save_replay(
+        from_finished_game(table.game, table.config, 0, names, table.seed, table.actions)
+    )
+
+
+async def test_a_replay_steps_forward_and_back_and_shows_every_hand_at_the_end(
+    tmp_path: Path,
+) -> None:
+    path = finished_replay(tmp_path)
+    assert json.loads(path.read_text())["seat"] == 0
+    replay = load_replay(path)
+    steps = replay.steps()
+    app = make_app(settings=UserSettings(name="Ann"), replay=replay)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert screen.step_index == 0
+        assert screen.client.view == steps[0].view
+        await pilot.press("n", "n", "n")
+        assert screen.step_index == 3 and screen.client.view == steps[3].view
+        assert "move 3 of" in screen_text(app)
+        await pilot.press("p")
+        assert screen.step_index == 2 and screen.client.view == steps[2].view
+        assert len(screen.client.log) == sum(len(s.events) for s in steps[:3])
+        await pilot.press("right_square_bracket")
+        assert steps[screen.step_index].boundary, "jumped to the start of day 2"
+        assert screen.client.view["day"] == 2
+        await pilot.press("left_square_bracket")
+        assert screen.step_index == 0
+        assert "Every hand" not in screen_text(app)
+        await pilot.press("a")
+        assert "Every hand" in screen_text(app)
+        await pilot.press("a", "end")
+        assert screen.step_index == len(steps) - 1
+        text = screen_text(app)
+        assert "Every hand" in text and "Heuristic bot 2:" in text
+        await pilot.press("q")
+
+
+def test_netcards_replay_refuses_a_file_that_is_not_a_replay(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    bad = tmp_path / "x.replay.json"
+    bad.write_text("[1, 2]")
+    done = subprocess.run(
+        [sys.executable, "-c", "from ui.cli import main; main()", "replay", str(bad)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "is not a replay file" in done.stderr and done.stderr.count("\n") == 1

@@ -1,0 +1,191 @@
+"""Watching a saved game again: the game's own screen, driven by the replay instead of a table.
+
+Each step shows what the player saw at that moment (their view, the log up to then); the game
+being over, every hand may be shown as well (`a`), and is at the last step. The replay comes
+from the end-of-game audit, so nothing here needs the host.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+from textual.binding import Binding
+from textual.widgets import Static
+
+from netcards.action import Action
+from netcards.game import Game, Outcome, TableConfig
+from netcards.replay import BadReplay, Replay
+from protocol.settings import data_dir
+from ui.games import screen_class
+from ui.games.base import GameScreen
+from ui.i18n import N_, _
+
+
+@dataclass
+class ReplayClient:
+    """What a game screen reads from its table client, taken from one step of a replay."""
+
+    game: Game[Any]
+    config: TableConfig
+    seat: int | None
+    names: list[str]
+    view: dict[str, Any] = field(default_factory=dict)
+    to_act: tuple[int, ...] = ()
+    log: list[dict[str, Any]] = field(default_factory=list)
+    chat: list[Any] = field(default_factory=list)
+    lobby: Any = None
+    outcome: Outcome | None = None
+    clock: dict[int, float] = field(default_factory=dict)
+    awaiting: bool = False
+    my_turn: bool = False
+
+    def legal_actions(self) -> list[Action]:
+        return []
+
+    async def act(self, action: Any) -> None:
+        raise ConnectionError("a replay cannot be played")
+
+    async def say(self, text: str) -> None:
+        raise ConnectionError("a replay has no chat")
+
+
+@dataclass
+class ReplaySession:
+    client: ReplayClient
+    host: Any = None
+
+
+def save_replay(replay: Replay) -> Path:
+    """Write a replay in the player's data folder; returns where."""
+    folder = data_dir() / "replays"
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = replay.seed.hex()[:8]
+    path = folder / f"{replay.game.id}-{stamp}.replay.json"
+    path.write_text(json.dumps(replay.to_data(), indent=1), encoding="utf-8")
+    return path
+
+
+def load_replay(path: Path) -> Replay:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise BadReplay(f"cannot read {str(path)!r}: {exc.strerror}") from None
+    except ValueError:
+        raise BadReplay(f"{str(path)!r} is not a replay file") from None
+    if not isinstance(data, dict):
+        raise BadReplay(f"{str(path)!r} is not a replay file")
+    replay = Replay.from_data(data)
+    replay.steps()
+    return replay
+
+
+class ReplayControls:
+    """Mixed in front of a game's screen: the keys step through the game instead of playing.
+
+    | Key | Action |
+    | :- | :- |
+    | right / n | Next move |
+    | left / p | Previous move |
+    | ] / [ | Next / previous day, round or stage |
+    | home / end | The deal / the end |
+    | a | Show every hand (the game is over) or only yours |
+    | q / escape | Close the replay |
+    """
+
+    BINDINGS: ClassVar[list[Any]] = [
+        Binding("right,n", "step(1)", N_("Next"), priority=True),
+        Binding("left,p", "step(-1)", N_("Back"), priority=True),
+        Binding("right_square_bracket", "jump(1)", N_("Next day/round"), priority=True),
+        Binding("left_square_bracket", "jump(-1)", N_("Previous"), priority=True),
+        Binding("home", "to(0)", N_("Deal"), priority=True, show=False),
+        Binding("end", "to(-1)", N_("End"), priority=True, show=False),
+        Binding("a", "all_hands", N_("All hands"), priority=True),
+        Binding("question_mark", "rules", N_("Rules")),
+        Binding("q,escape", "close", N_("Close"), priority=True),
+    ]
+
+    replay: Replay
+    step_index: int
+    show_all: bool
+
+    def go(self: Any, index: int) -> None:
+        steps = self.replay.steps()
+        self.step_index = max(0, min(index, len(steps) - 1))
+        step = steps[self.step_index]
+        client: ReplayClient = self.client
+        client.view = step.view
+        client.to_act = step.to_act
+        client.log = [e for s in steps[: self.step_index + 1] for e in s.events]
+        last = self.step_index == len(steps) - 1
+        client.outcome = self.replay.game.outcome(self.final_state) if last else None
+        self.log_new_events()
+        self.refresh_all()
+
+    def action_step(self: Any, delta: int) -> None:
+        self.go(self.step_index + delta)
+
+    def action_jump(self: Any, direction: int) -> None:
+        steps = self.replay.steps()
+        i = self.step_index + direction
+        while 0 < i < len(steps) - 1 and not steps[i].boundary:
+            i += direction
+        self.go(i)
+
+    def action_to(self: Any, index: int) -> None:
+        self.go(index if index >= 0 else len(self.replay.steps()) - 1)
+
+    def action_all_hands(self: Any) -> None:
+        self.show_all = not self.show_all
+        self.refresh_all()
+
+    def action_close(self: Any) -> None:
+        self.app.exit()
+
+    def table_text(self: Any) -> RenderableType:
+        own: RenderableType = super().table_text()  # type: ignore[misc]
+        steps = self.replay.steps()
+        if not (self.show_all or self.step_index == len(steps) - 1):
+            return own
+        lines = Text(_("Every hand:") + "\n", style="bold")
+        for name, cards in sorted(steps[self.step_index].hands.items()):
+            seat = int(name.split(":")[1])
+            labels = " ".join(self.look(c).label.strip() for c in cards) or "-"
+            lines.append(f"{self.client.names[seat]}: {labels}\n")
+        return Group(own, lines)
+
+    def refresh_status(self: Any) -> None:
+        steps = self.replay.steps()
+        status = Text(_("Replay") + " ", style="bold")
+        status.append(
+            _("move {i} of {n}").format(i=self.step_index, n=len(steps) - 1)
+            + ("  " + _("(every hand shown)") if self.show_all else "")
+        )
+        self.query_one("#status", Static).update(status, layout=False)
+
+
+def replay_screen(replay: Replay, *, ascii_mode: bool = False) -> GameScreen:
+    """The game's own screen, in replay mode, at the deal."""
+    base = screen_class(replay.game.id)
+    if base is None:
+        raise BadReplay(f"no screen for {replay.game.name}")
+    # Textual collects BINDINGS from its own classes only, so they go on the new class itself.
+    cls = type(
+        f"Replay{base.__name__}", (ReplayControls, base), {"BINDINGS": ReplayControls.BINDINGS}
+    )
+    client = ReplayClient(replay.game, replay.config, replay.seat, replay.names)
+    screen: Any = cls(ReplaySession(client), ascii_mode=ascii_mode)
+    screen.replay = replay
+    screen.step_index = 0
+    screen.show_all = False
+    state = replay.game.setup(replay.config, replay.seed)
+    for seat, data in replay.actions:
+        replay.game.apply(state, seat, replay.game.decode_action(data))
+    screen.final_state = state
+    first = replay.steps()[0]
+    client.view, client.to_act = first.view, first.to_act
+    return screen  # type: ignore[no-any-return]
