@@ -21,12 +21,14 @@ from netcards.errors import GameError
 from netcards.game import Outcome
 from netcards.table import LobbyError, Table
 from protocol.crypto import TablePassword
+from protocol.discovery import Responder, TableInfo
 from protocol.errors import ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.events import ConnectionClosed, HandshakeDone, MessageReceived, NeedData
 from protocol.fanout import audit_messages, history_messages, snapshot_for, update_for
 from protocol.host_connection import HostConnection
 from protocol.identity import IdentityKey
 from protocol.journal_file import JournalWriter
+from protocol.limits import PROTOCOL_VERSION
 from protocol.liveness import Liveness
 from protocol.messages import (
     Action,
@@ -141,6 +143,7 @@ class TableHost:
         self._deal_timer: asyncio.TimerHandle | None = None
         self._liveness_task: asyncio.Task[None] | None = None
         self._clocks: dict[int, tuple[asyncio.TimerHandle, float]] = {}
+        self._responder: Responder | None = None
         self._clock_tasks: set[asyncio.Task[bool]] = set()
         self._journal_started = table.phase != "lobby"
 
@@ -163,6 +166,8 @@ class TableHost:
         return self.port
 
     async def close(self) -> None:
+        if self._responder is not None:
+            await self._responder.close()
         if self._server is not None:
             self._server.close()
         for peer in list(self.peers.values()):
@@ -197,6 +202,29 @@ class TableHost:
     @property
     def outcome(self) -> Outcome | None:
         return self.table.outcome()
+
+    def table_info(self) -> TableInfo:
+        """What LAN discovery says about this table (free seats only before the game)."""
+        table = self.table
+        return TableInfo(
+            table.name,
+            table.game.id,
+            table.config.players,
+            table.free_seats() if table.phase == "lobby" else 0,
+            self.port,
+            PROTOCOL_VERSION,
+            self.identity.fingerprint,
+        )
+
+    async def announce(self, port: int | None = None) -> str | None:
+        """Answer LAN discovery queries until the table closes; the reason if it cannot."""
+        responder = Responder(self.table_info)
+        try:
+            await responder.start("0.0.0.0", port)
+        except OSError as exc:
+            return exc.strerror or str(exc)
+        self._responder = responder
+        return None
 
     # -- connections ------------------------------------------------------------------------------
 

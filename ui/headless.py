@@ -35,12 +35,11 @@ from protocol.client import (
     TableSays,
     ViewChanged,
 )
-from protocol.discovery import Responder, TableInfo, discover
+from protocol.discovery import discover
 from protocol.host import HostSettings, TableHost
 from protocol.identity_store import load_or_create_identity
 from protocol.journal_file import JournalWriter, read_journal
 from protocol.known_hosts import KnownHosts
-from protocol.limits import PROTOCOL_VERSION
 from protocol.messages import Message, encode
 from protocol.notices import notice_text
 from protocol.seat_tokens import SeatTokens
@@ -98,27 +97,10 @@ async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
     port = await host.start(plan.bind, plan.port)
     if not plan.resumed:
         journal.append({"type": "listen", "port": port})
-    responder = None
     if plan.discovery_port != 0:
-        table = plan.table
-
-        def describe() -> TableInfo:
-            return TableInfo(
-                table.name,
-                table.game.id,
-                table.config.players,
-                table.free_seats() if table.phase == "lobby" else 0,
-                port,
-                PROTOCOL_VERSION,
-                identity.fingerprint,
-            )
-
-        responder = Responder(describe)
-        try:
-            await responder.start("0.0.0.0", plan.discovery_port)
-        except OSError as exc:
-            log(f"LAN discovery is off: {exc.strerror}")
-            responder = None
+        problem = await host.announce(plan.discovery_port)
+        if problem is not None:
+            log(f"LAN discovery is off: {problem}")
     out.write(f"listening {format_address(plan.bind, port)} fingerprint {identity.fingerprint}\n")
     out.flush()
     err.write(f"host: journal {plan.journal_path}\n")
@@ -134,8 +116,6 @@ async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
     if outcome is not None:
         await host.linger(3.0)
         print_outcome(plan.table.game.name, [s.name for s in plan.table.seats], outcome, out)
-    if responder is not None:
-        await responder.close()
     await host.close()
     for task in (finished, stopped):
         task.cancel()

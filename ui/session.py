@@ -1,7 +1,7 @@
 """The bridge between a table connection (asyncio, in `protocol`) and the screens (Textual).
 
 A session owns the player's `TableClient`, and, when this app hosts, the `TableHost` and the
-LAN responder too. Every notice from the client becomes a `SessionNotice` message for the
+LAN discovery with it. Every notice from the client becomes a `SessionNotice` message for the
 screen on top; screens read the rest (view, log, chat) from `session.client`.
 """
 
@@ -20,12 +20,10 @@ from netcards.game import Game
 from netcards.registry import get_game
 from netcards.table import Table, clean_name
 from protocol.client import Notice, TableClient
-from protocol.discovery import Responder, TableInfo
 from protocol.host import HostSettings, TableHost
 from protocol.identity_store import load_or_create_identity
 from protocol.journal_file import JournalWriter
 from protocol.known_hosts import KnownHosts
-from protocol.limits import PROTOCOL_VERSION
 from protocol.settings import config_dir, data_dir
 
 
@@ -66,11 +64,9 @@ class Session:
         client: TableClient,
         post: Callable[[Message], object],
         host: TableHost | None = None,
-        responder: Responder | None = None,
     ) -> None:
         self.client = client
         self.host = host
-        self.responder = responder
         self._post = post
         self._tasks: list[asyncio.Task[Any]] = []
 
@@ -94,8 +90,6 @@ class Session:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        if self.responder is not None:
-            await self.responder.close()
         if self.host is not None:
             await self.host.close()
 
@@ -132,25 +126,8 @@ async def open_table(
         random_bytes=random_bytes,
     )
     port = await host.start(plan.bind, plan.port)
-    responder = None
     if plan.discovery:
-
-        def describe() -> TableInfo:
-            return TableInfo(
-                table.name,
-                table.game.id,
-                table.config.players,
-                table.free_seats() if table.phase == "lobby" else 0,
-                port,
-                PROTOCOL_VERSION,
-                identity.fingerprint,
-            )
-
-        responder = Responder(describe)
-        try:
-            await responder.start("0.0.0.0")
-        except OSError:
-            responder = None
+        await host.announce()
     client = TableClient(
         f"127.0.0.1:{port}",
         player,
@@ -159,7 +136,7 @@ async def open_table(
         token=owner,
         random_bytes=random_bytes,
     )
-    session = Session(client, post, host, responder)
+    session = Session(client, post, host)
     await session.start()
     return session
 
