@@ -86,7 +86,7 @@ class NetcardsApp(App[None]):
     # -- start-up -------------------------------------------------------------------------------------
 
     def on_mount(self) -> None:
-        self.apply_settings()
+        self.apply_settings(language=False)
         self.push_screen(MenuScreen())
         if self.start_replay is not None:
             from ui.replay import replay_screen
@@ -110,17 +110,18 @@ class NetcardsApp(App[None]):
     async def on_unmount(self) -> None:
         await self.close_session()
 
-    def apply_settings(self) -> None:
+    def apply_settings(self, *, language: bool = True) -> None:
         """Theme, ASCII mode and language take effect at once: a new language redraws every
-        screen from the menu (settings are only reachable from there)."""
+        screen from the menu (settings are only reachable from there). At start-up the
+        language is already chosen (`--lang`, settings, locale) and is left alone."""
         with contextlib.suppress(Exception):
             self.theme = self.settings.theme
         self.ascii_mode = self.settings.ascii or self.ascii_mode
         self.set_class(self.ascii_mode, "-ascii")
-        language = self.settings.language or from_locale()
-        if language != current():
-            use(language)
-            if self.screen_stack and self.session is None:
+        chosen = self.settings.language or from_locale()
+        if language and chosen != current():
+            use(chosen)
+            if isinstance(self.screen, SettingsScreen) and self.session is None:
                 while len(self.screen_stack) > 2:
                     self.pop_screen()
                 self.switch_screen(MenuScreen())

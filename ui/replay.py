@@ -99,13 +99,13 @@ class ReplayControls:
 
     BINDINGS: ClassVar[list[Any]] = [
         Binding("right,n", "step(1)", N_("Next"), priority=True),
-        Binding("left,p", "step(-1)", N_("Back"), priority=True),
+        Binding("left,p", "step(-1)", N_("Previous move"), priority=True),
         Binding("right_square_bracket", "jump(1)", N_("Next day/round"), priority=True),
-        Binding("left_square_bracket", "jump(-1)", N_("Previous"), priority=True),
+        Binding("left_square_bracket", "jump(-1)", N_("Previous"), priority=True, show=False),
         Binding("home", "to(0)", N_("Deal"), priority=True, show=False),
         Binding("end", "to(-1)", N_("End"), priority=True, show=False),
         Binding("a", "all_hands", N_("All hands"), priority=True),
-        Binding("question_mark", "rules", N_("Rules")),
+        Binding("question_mark", "rules", N_("Rules"), show=False),
         Binding("q,escape", "close", N_("Close"), priority=True),
     ]
 

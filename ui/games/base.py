@@ -133,7 +133,7 @@ class GameScreen(Screen[None]):
         if seat == self.seat:
             return _("you")
         names = self.client.names
-        return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
+        return names[seat] if 0 <= seat < len(names) else _("seat {n}").format(n=seat + 1)
 
     # -- what subclasses provide --------------------------------------------------------------------
 

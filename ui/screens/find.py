@@ -13,7 +13,7 @@ from netcards.errors import UnknownGame
 from netcards.registry import get_game
 from protocol.discovery import FoundTable, discover
 from protocol.settings import discovery_target
-from ui.i18n import N_, _
+from ui.i18n import N_, _, ngettext
 from ui.widgets.keybar import KeyBar
 
 REFRESH = 3.0
@@ -78,7 +78,11 @@ class FindScreen(Screen[None]):
         if row is not None and 0 <= row < len(found):
             table.move_cursor(row=row)
         status = (
-            _("{n} table(s) found; enter joins, s watches.").format(n=len(found))
+            ngettext(
+                "{n} table found; enter joins, s watches.",
+                "{n} tables found; enter joins, s watches.",
+                len(found),
+            ).format(n=len(found))
             if found
             else _("No table found yet (asking {target}); still looking...").format(
                 target=discovery_target()

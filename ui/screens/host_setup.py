@@ -70,7 +70,7 @@ class HostSetupScreen(Screen[None]):
             )
             if not self.practise:
                 yield Label(_("Table name"))
-                yield Input(value=f"{self.player}'s table", id="name")
+                yield Input(value=_("{player}'s table").format(player=self.player), id="name")
                 yield Label(_("Password (empty: none)"))
                 yield Input(password=True, id="password")
                 yield Label(_("Port"))

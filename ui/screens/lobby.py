@@ -22,8 +22,9 @@ from protocol.client import (
     SeatTaken,
     TableSays,
 )
+from protocol.messages import Lobby
 from ui import notices
-from ui.i18n import N_, _
+from ui.i18n import N_, _, ngettext
 from ui.session import Session, SessionNotice
 from ui.widgets.chat import ChatBox
 from ui.widgets.keybar import KeyBar
@@ -124,7 +125,7 @@ class LobbyScreen(Screen[None]):
             table.add_row(str(info.seat + 1), name, ready, state)
         if row is not None and 0 <= row < len(lobby.seats):
             table.move_cursor(row=row)
-        note = lobby.note or (_("Dealing...") if lobby.phase == "dealing" else "")
+        note = self.start_note(lobby)
         keys = _("r: ready") + (
             ""
             if not client.owner
@@ -132,6 +133,25 @@ class LobbyScreen(Screen[None]):
             + _("b: add bot   x: remove bot   l: bot level ({level})").format(level=self.level)
         )
         self.query_one("#lobby-note", Static).update(Text(note + "\n" + keys))
+
+    def start_note(self, lobby: Lobby) -> str:
+        """Why the game has not started, worked out here so it reads in this player's
+        language (the host's own note is in the host's)."""
+        if lobby.phase == "dealing":
+            return _("Dealing...")
+        if lobby.phase != "lobby":
+            return ""
+        open_seats = sum(1 for s in lobby.seats if s.kind == "open")
+        if open_seats:
+            return ngettext(
+                "{n} seat still open: add bots or wait for players",
+                "{n} seats still open: add bots or wait for players",
+                open_seats,
+            ).format(n=open_seats)
+        waiting = [s.name for s in lobby.seats if s.kind == "human" and not s.ready]
+        if waiting:
+            return _("waiting for {names} to be ready").format(names=", ".join(waiting))
+        return ""
 
     def on_session_notice(self, message: SessionNotice) -> None:
         notice = message.notice

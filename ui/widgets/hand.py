@@ -13,6 +13,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from ui.i18n import _
 from ui.widgets.cardface import Look, boxes
 
 
@@ -106,7 +107,7 @@ class Hand(Widget, can_focus=True):
 
     def render(self) -> Text:
         if not self.cards:
-            return Text("(no cards)", style="dim")
+            return Text(_("(no cards)"), style="dim")
         width = max(10, self.size.width - 2) if self.size.width else 78
         return boxes(
             self.looks,

@@ -1,0 +1,116 @@
+"""French and Dutch: every string translated, the switch in Settings, and the screens in both."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from tests.ui.pilots import play_turns, screen_text, seeded, start_practice, wait_until
+from tests.ui.test_snapshots import vg_keys
+from ui import i18n
+from ui.app import make_app
+from ui.user_settings import UserSettings
+
+ROOT = Path(__file__).resolve().parents[2]
+PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+
+
+def catalogue_tool() -> Any:
+    spec = importlib.util.spec_from_file_location("catalogue", ROOT / "scripts" / "catalogue.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(autouse=True)
+def _english_again() -> Iterator[None]:
+    yield
+    i18n.use("en")
+
+
+@pytest.mark.parametrize("language", ["fr", "nl"])
+def test_every_string_the_app_shows_is_in_the_catalogue(language: str) -> None:
+    strings = catalogue_tool().extract()
+    assert len(strings) > 300
+    catalogue = i18n.load(language)
+    assert isinstance(catalogue, i18n.Catalogue)
+    missing = []
+    for msgid, plural in strings.items():
+        if plural is None:
+            text = catalogue.messages.get(msgid, "")
+            forms = [text]
+        else:
+            forms = catalogue.plurals.get(msgid, [])
+            text = forms[0] if forms else ""
+        if not text or not all(forms):
+            missing.append(msgid)
+            continue
+        for form in forms:
+            assert set(PLACEHOLDER.findall(form)) == set(PLACEHOLDER.findall(msgid)), (
+                f"{language}: {msgid!r} -> {form!r} changes the placeholders"
+            )
+    assert not missing, f"{language} misses {len(missing)} strings, e.g. {missing[:5]}"
+
+
+def test_the_catalogue_test_notices_a_missing_string(tmp_path: Path) -> None:
+    messages, _plurals = i18n.parse_po((ROOT / "ui" / "locale" / "fr.po").read_text())
+    assert messages.get("Host a table")
+    broken = i18n.Catalogue("fr", {}, {})
+    assert broken.gettext("Host a table") == "Host a table", "a missing string falls back"
+
+
+async def test_switching_the_language_in_settings_redraws_the_app() -> None:
+    app = make_app(settings=UserSettings(name="Ann", language="en"), random_bytes=seeded(3))
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert "Host a table" in screen_text(app)
+        await pilot.press("s")
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "SettingsScreen")
+        await pilot.press("tab", "enter")  # the language list
+        await pilot.pause(0.2)
+        await pilot.press("down", "enter")  # from English to Français
+        await pilot.pause(0.2)
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: i18n.current() == "fr")
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "MenuScreen")
+        french = i18n.load("fr").gettext("Host a table")
+        assert french != "Host a table"
+        await wait_until(pilot, lambda: french in screen_text(app))
+    assert UserSettings.load().language == "fr"
+
+
+@pytest.mark.parametrize("language", ["fr", "nl"])
+def test_menu_in_each_language(snap_compare: Any, language: str) -> None:
+    i18n.use(language)
+    app = make_app(settings=UserSettings(name="Ann", language=language), random_bytes=seeded(7))
+    assert snap_compare(app, terminal_size=(80, 24))
+
+
+@pytest.mark.parametrize("language", ["fr", "nl"])
+def test_via_gladiola_in_each_language(snap_compare: Any, language: str) -> None:
+    i18n.use(language)
+    app = make_app(
+        settings=UserSettings(name="Ann", language=language), random_bytes=seeded(7), bot_delay=0
+    )
+
+    async def middle(pilot: Pilot[Any]) -> None:
+        await start_practice(pilot, "via-gladiola", 3)
+        await play_turns(pilot, 3, vg_keys)
+
+    assert snap_compare(app, run_before=middle, terminal_size=(80, 24))
+
+
+async def test_a_language_chosen_on_the_command_line_wins_over_the_settings() -> None:
+    i18n.use("nl")  # what `netcards --lang nl` does before the app starts
+    app = make_app(settings=UserSettings(name="Ann", language="fr"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert i18n.current() == "nl"
+        assert i18n.load("nl").gettext("Host a table") in screen_text(app)
