@@ -9,6 +9,7 @@ refused action leaves the state exactly as it was.
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -137,6 +138,24 @@ class Game(ABC, Generic[S]):
     def _apply(self, state: S, seat: int, action: Action) -> list[Event]:
         """Game-specific validation and effect; `seat` is known to be asked to act."""
 
+    def sample_state(
+        self,
+        config: TableConfig,
+        view: Mapping[str, Any],
+        history: Sequence[Mapping[str, Any]],
+        rng: random.Random,
+    ) -> S:
+        """A whole state that `seat` (the view's) cannot tell from the real one: its view of the
+        sample equals `view`, and every card it cannot see is dealt at random among the hidden
+        places, except those `history` (the events as this seat saw them) tells it where they
+        are. Search bots play their imagined games from such samples; a game without a sampler
+        has no search bot."""
+        raise NotImplementedError(f"{self.name} has no sampler of hidden information")
+
+    @property
+    def can_sample(self) -> bool:
+        return type(self).sample_state is not Game.sample_state
+
     @abstractmethod
     def view(self, state: S, seat: int) -> dict[str, Any]:
         """Exactly what `seat` may know now, as plain data."""
@@ -148,6 +167,19 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None:
         """None while the game runs."""
+
+    def progress(self, state: S) -> int:
+        """How many scored parts (rounds, stages) are complete. A search that cannot afford to
+        play every imagined game to its end stops when this grows and judges by `standings`.
+        Games that are one scored part (the default) are always played to their end."""
+        return 0
+
+    def standings(self, state: S) -> Outcome:
+        """Who would win if the game stopped now, by the scores so far."""
+        outcome = self.outcome(state)
+        if outcome is None:
+            raise NotImplementedError(f"{self.name} has no standings before its end")
+        return outcome
 
     # -- data ------------------------------------------------------------------------------------
 

@@ -39,14 +39,20 @@ def play_game(
     if recorder is not None and log is not None:
         for record in recorder.start(state):
             log(record)
+    # Only bots that remember get the events as their seat saw them; the rest play faster.
+    histories: dict[int, list[dict[str, Any]]] = {
+        s: [] for s, bot in enumerate(bots) if bot.wants_history
+    }
     for _ in range(max_actions):
         seats = game.to_act(state)
         if not seats:
             break
         for seat in sorted(seats):
             legal = game.legal_actions(state, seat)
-            action = bots[seat].choose(game.view(state, seat), legal)
+            action = bots[seat].choose(game.view(state, seat), legal, histories.get(seat, ()))
             events = game.apply(state, seat, action)
+            for watcher, history in histories.items():
+                history.extend(e.for_seat(watcher) for e in events)
             if recorder is not None and log is not None:
                 log(recorder.action(seat, action, events))
     else:

@@ -269,10 +269,11 @@ class Table:
         bot = make_bot(level, self.game, self.config, seat, hashlib.sha256(material).digest())
         view = self.view(seat)
         legal = self.game.legal_actions(self.state, seat)
+        history = self.history(seat) if bot.wants_history else []
         game = self.game
 
         def think() -> dict[str, Any]:
-            return game.encode_action(bot.choose(view, legal))
+            return game.encode_action(bot.choose(view, legal, history))
 
         return think
 

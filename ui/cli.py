@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any, NoReturn
 
-from netcards.errors import GameError
+from netcards.errors import BadConfig, GameError
 from netcards.game import Game, TableConfig
 from netcards.options import parse_option_assignments
 from netcards.registry import all_games, get_game
@@ -59,7 +59,8 @@ def _build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--bots",
         default="random",
-        help="bot level per seat, comma-separated; a shorter list repeats (default: random)",
+        help="bot level per seat (random, heuristic, search, search:N playouts, search:Xs), "
+        "comma-separated; a shorter list repeats (default: random)",
     )
     sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     sim.add_argument("--deck", type=Path, help="a deck file (TOML) instead of the house deck")
@@ -75,7 +76,11 @@ def _build_parser() -> argparse.ArgumentParser:
         "--players", type=int, help="seats at the table (default: the game's minimum)"
     )
     host.add_argument("--bots", type=int, default=0, help="how many seats bots take (default 0)")
-    host.add_argument("--bot-level", default="heuristic", help="level of those bots")
+    host.add_argument(
+        "--bot-level",
+        default="heuristic",
+        help="level of those bots (random, heuristic, search...)",
+    )
     host.add_argument("--port", type=int, help=f"TCP port (default {DEFAULT_PORT}; 0 = any free)")
     host.add_argument("--bind", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
     host.add_argument("--password", help="players must give this password to join")
@@ -112,7 +117,9 @@ def _build_parser() -> argparse.ArgumentParser:
 
     bot = sub.add_parser("bot", help="join a table as a bot player, without a screen")
     bot.add_argument("address", help="host[:port], e.g. 192.0.2.7 or [::1]:47474")
-    bot.add_argument("--level", default="heuristic")
+    bot.add_argument(
+        "--level", default="heuristic", help="random, heuristic, search, search:N or search:Xs"
+    )
     bot.add_argument("--name", default="Bot")
     bot.add_argument("--password")
     bot.add_argument("--delay", type=float, default=0.0, help="seconds to wait before each move")
@@ -152,7 +159,7 @@ def table_config(
 
 
 def _simulate(args: argparse.Namespace, out: IO[str]) -> int:
-    from netcards.bots.base import bot_levels
+    from netcards.bots.base import make_bot
     from netcards.simulate import simulate
 
     game = get_game(args.game)
@@ -162,10 +169,11 @@ def _simulate(args: argparse.Namespace, out: IO[str]) -> int:
     levels = [b.strip() for b in args.bots.split(",") if b.strip()]
     if not levels:
         raise UsageError("--bots needs at least one bot level")
-    known = bot_levels()
     for level in levels:
-        if level not in known:
-            raise UsageError(f"unknown bot level '{level}' (known: {', '.join(known)})")
+        try:
+            make_bot(level, game, config, 0, b"check")
+        except BadConfig as exc:
+            raise UsageError(str(exc)) from exc
     per_seat = [levels[s % len(levels)] for s in range(config.players)]
     log_file = None
     if args.log is not None:
@@ -298,13 +306,15 @@ def _host(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
 
 
 def _bot(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
-    from netcards.bots.base import bot_levels
+    from netcards.bots.base import check_level
     from protocol.address import parse_address
     from ui import headless
 
     parse_address(args.address)
-    if args.level not in bot_levels():
-        raise UsageError(f"unknown bot level '{args.level}' (known: {', '.join(bot_levels())})")
+    try:
+        check_level(args.level)
+    except BadConfig as exc:
+        raise UsageError(str(exc)) from exc
     return headless.main_loop(
         headless.run_bot(
             args.address, args.level, args.name, args.password, out, err, args.log, args.delay

@@ -176,7 +176,12 @@ async def run_bot(
             await asyncio.sleep(delay)
             if not client.my_turn or client.view is None:
                 return
-        action = bot.choose(client.view, client.legal_actions())
+        # A search bot thinks for a while: off the event loop, so the connection stays alive.
+        action = await asyncio.to_thread(
+            bot.choose, client.view, client.legal_actions(), list(client.log)
+        )
+        if not client.my_turn:
+            return
         with contextlib.suppress(ConnectionError):
             await client.act(action)
 

@@ -1,8 +1,12 @@
 """The bot interface and the registry of bot levels.
 
-A bot is built for one seat of one table and is asked `choose(view, legal)`: the same two things a
-human's client has. It never receives the state, so it cannot cheat, whoever runs it (the host
-for a stand-in, a headless `netcards bot` client, a simulation).
+A bot is built for one seat of one table and is asked `choose(view, legal, history)`: the same
+things a human's client has (the history is the events as that seat saw them). It never receives
+the state, so it cannot cheat, whoever runs it (the host for a stand-in, a headless `netcards
+bot` client, a simulation).
+
+A level may take a setting after a colon (`search:400`, `search:2s`); the level's registry entry
+parses it and refuses what it does not understand.
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from netcards.action import Action
@@ -22,6 +26,7 @@ BotFactory = Callable[[Game[Any], TableConfig, int, bytes], "Bot"]
 
 class Bot(ABC):
     level: ClassVar[str]
+    wants_history: ClassVar[bool] = False  # callers may skip building the history otherwise
 
     def __init__(self, game: Game[Any], config: TableConfig, seat: int, seed: bytes) -> None:
         self.game = game
@@ -30,16 +35,30 @@ class Bot(ABC):
         self.random = random.Random(hashlib.blake2b(seed, digest_size=16).digest())
 
     @abstractmethod
-    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
-        """One of `legal`, chosen from what `view` shows."""
+    def choose(self, view: dict[str, Any], legal: list[Action], history: History = ()) -> Action:
+        """One of `legal`, chosen from what `view` (and, for bots that remember, `history`) shows."""
 
 
-_LEVELS: dict[str, Callable[[str], BotFactory | None]] = {}
+History = Sequence[Mapping[str, Any]]
+LevelEntry = Callable[[Game[Any], str], BotFactory | None]
+_LEVELS: dict[str, LevelEntry] = {}
 
 
-def register_level(level: str, for_game: Callable[[str], BotFactory | None]) -> None:
-    """`for_game(game_id)` returns a factory, or None when the level does not exist for that game."""
+def register_level(level: str, for_game: LevelEntry) -> None:
+    """`for_game(game, setting)` returns a factory, or None when the level does not exist for that
+    game; it raises BadConfig for a setting it does not understand ("" when none was given)."""
     _LEVELS[level] = for_game
+
+
+def no_setting(level: str, by_game_id: Callable[[str], BotFactory | None]) -> LevelEntry:
+    """The entry of a level that takes no setting: `by_game_id` names its bot for each game."""
+
+    def for_game(game: Game[Any], setting: str) -> BotFactory | None:
+        if setting:
+            raise BadConfig(f"bot level '{level}' takes no setting (got '{setting}')")
+        return by_game_id(game.id)
+
+    return for_game
 
 
 def bot_levels() -> tuple[str, ...]:
@@ -47,21 +66,36 @@ def bot_levels() -> tuple[str, ...]:
     return tuple(_LEVELS)
 
 
+def check_level(level: str) -> None:
+    """BadConfig unless `level` (with its setting, if any) names a bot of at least one game."""
+    from netcards.registry import all_games
+
+    _ensure_loaded()
+    name, _, setting = level.partition(":")
+    for_game = _LEVELS.get(name)
+    if for_game is None:
+        raise BadConfig(f"unknown bot level '{level}' (known: {', '.join(_LEVELS)})")
+    if not any(for_game(game, setting) is not None for game in all_games().values()):
+        raise BadConfig(f"no game has a '{name}' bot")
+
+
 def make_bot(level: str, game: Game[Any], config: TableConfig, seat: int, seed: bytes) -> Bot:
     """A bot of `level` for `seat`; BadConfig names an unknown level."""
     _ensure_loaded()
-    for_game = _LEVELS.get(level)
+    name, _, setting = level.partition(":")
+    for_game = _LEVELS.get(name)
     if for_game is None:
         raise BadConfig(f"unknown bot level '{level}' (known: {', '.join(_LEVELS)})")
-    factory = for_game(game.id)
+    factory = for_game(game, setting)
     if factory is None:
-        raise BadConfig(f"no '{level}' bot exists for {game.name}")
+        raise BadConfig(f"no '{name}' bot exists for {game.name}")
     return factory(game, config, seat, seed)
 
 
 def _ensure_loaded() -> None:
     if not _LEVELS:
-        from netcards.bots import heuristic, random_bot
+        from netcards.bots import heuristic, random_bot, search
 
         random_bot.register()
         heuristic.register()
+        search.register()

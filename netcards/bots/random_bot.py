@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from netcards.action import Action
-from netcards.bots.base import Bot, BotFactory, register_level
+from netcards.bots.base import Bot, BotFactory, History, no_setting, register_level
 
 
 class RandomBot(Bot):
     level = "random"
 
-    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def choose(self, view: dict[str, Any], legal: list[Action], history: History = ()) -> Action:
         return legal[self.random.randrange(len(legal))]
 
 
@@ -19,4 +19,4 @@ def register() -> None:
     def for_game(game_id: str) -> BotFactory:
         return RandomBot
 
-    register_level("random", for_game)
+    register_level("random", no_setting("random", for_game))

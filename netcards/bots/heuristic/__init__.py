@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from netcards.bots.base import BotFactory, register_level
+from netcards.bots.base import BotFactory, no_setting, register_level
 
 
 def _by_game() -> dict[str, BotFactory]:
@@ -19,4 +19,4 @@ def _by_game() -> dict[str, BotFactory]:
 
 def register() -> None:
     table = _by_game()
-    register_level("heuristic", table.get)
+    register_level("heuristic", no_setting("heuristic", table.get))

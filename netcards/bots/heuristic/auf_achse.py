@@ -16,7 +16,7 @@ import math
 from typing import Any
 
 from netcards.action import Action
-from netcards.bots.base import Bot
+from netcards.bots.base import Bot, History
 from netcards.game import Game, TableConfig
 from netcards.games.auf_achse.actions import AddToRun, FreeRoad, PlayOdometer
 from netcards.games.auf_achse.cards import (
@@ -74,7 +74,7 @@ class AufAchseHeuristic(Bot):
 
     # -- choosing --------------------------------------------------------------------------------------
 
-    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def choose(self, view: dict[str, Any], legal: list[Action], history: History = ()) -> Action:
         first = legal[0]
         if isinstance(first, PlayOdometer):
             return self._odometer(view, legal)

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from netcards.action import Action
-from netcards.bots.base import Bot
+from netcards.bots.base import Bot, History
 from netcards.games.velonimo.actions import (
     ChooseLeader,
     ChooseVictim,
@@ -65,7 +65,7 @@ def _strength(cards: Sequence[int], value: int) -> float:
 class VelonimoHeuristic(Bot):
     level = "heuristic"
 
-    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def choose(self, view: dict[str, Any], legal: list[Action], history: History = ()) -> Action:
         first = legal[0]
         if isinstance(first, ChooseVictim):
             return self._victim(view, legal)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from netcards.action import Action
-from netcards.bots.base import Bot
+from netcards.bots.base import Bot, History
 from netcards.game import Game, TableConfig
 from netcards.games.via_gladiola.actions import PlayGladiola, Rest, Walk
 from netcards.games.via_gladiola.cards import DAYS, deck_for, is_finish
@@ -38,7 +38,7 @@ class ViaGladiolaHeuristic(Bot):
         pool = [b for c, b in enumerate(self.blisters[:63]) if c not in seen]
         return sum(pool) / len(pool) if pool else 0.0
 
-    def choose(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def choose(self, view: dict[str, Any], legal: list[Action], history: History = ()) -> Action:
         draw_mean = self._unseen_mean(view)
         can_draw = view["draw_pile"] > 0 or bool(view["finished_days"])
         top = view["top_value"]

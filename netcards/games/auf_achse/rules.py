@@ -8,14 +8,15 @@ unbroken part; after stage 5 the most km wins.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from netcards.action import Action
 from netcards.errors import GameOver, IllegalAction, NotYourTurn
 from netcards.event import Event
 from netcards.game import Game, Outcome, TableConfig, places_from_keys
-from netcards.games.auf_achse import flow
+from netcards.games.auf_achse import flow, sampling
 from netcards.games.auf_achse.actions import (
     ADD,
     CODEC,
@@ -185,8 +186,12 @@ class AufAchse(Game[AAState]):
     # -- the end -------------------------------------------------------------------------------------
 
     def outcome(self, state: AAState) -> Outcome | None:
-        if not state.over:
-            return None
+        return self.standings(state) if state.over else None
+
+    def progress(self, state: AAState) -> int:
+        return len(state.history)
+
+    def standings(self, state: AAState) -> Outcome:
         totals = flow.totals_of(state)
         best = max(totals)
         return Outcome(
@@ -231,6 +236,15 @@ class AufAchse(Game[AAState]):
 
     def copy_state(self, state: AAState) -> AAState:
         return state.copy()
+
+    def sample_state(
+        self,
+        config: TableConfig,
+        view: Mapping[str, Any],
+        history: Sequence[Mapping[str, Any]],
+        rng: random.Random,
+    ) -> AAState:
+        return sampling.sample_state(config, view, history, rng)
 
     def locations(self, state: AAState) -> dict[str, list[int]]:
         places: dict[str, list[int]] = {}

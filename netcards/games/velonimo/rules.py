@@ -10,13 +10,15 @@ and the next first player are settled between rounds.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from netcards.action import Action
 from netcards.errors import GameOver, IllegalAction, NotYourTurn
 from netcards.event import Event
 from netcards.game import Game, Outcome, TableConfig, places_from_keys
+from netcards.games.velonimo import sampling
 from netcards.games.velonimo.actions import (
     CODEC,
     ChooseLeader,
@@ -377,10 +379,14 @@ class Velonimo(Game[VelonimoState]):
         )
 
     def outcome(self, state: VelonimoState) -> Outcome | None:
-        if not state.over:
-            return None
+        return self.standings(state) if state.over else None
+
+    def progress(self, state: VelonimoState) -> int:
+        return len(state.round_scores)
+
+    def standings(self, state: VelonimoState) -> Outcome:
         totals = totals_of(state.round_scores, state.players)
-        last = state.round_scores[-1]
+        last = state.round_scores[-1] if state.round_scores else [0] * state.players
         holder = state.jersey
         keys = ranking_keys(totals, last, holder)
         best = min(keys)
@@ -420,6 +426,15 @@ class Velonimo(Game[VelonimoState]):
 
     def copy_state(self, state: VelonimoState) -> VelonimoState:
         return state.copy()
+
+    def sample_state(
+        self,
+        config: TableConfig,
+        view: Mapping[str, Any],
+        history: Sequence[Mapping[str, Any]],
+        rng: random.Random,
+    ) -> VelonimoState:
+        return sampling.sample_state(config, view, history, rng)
 
     def locations(self, state: VelonimoState) -> dict[str, list[int]]:
         places = {f"hand:{s}": list(h) for s, h in enumerate(state.hands)}

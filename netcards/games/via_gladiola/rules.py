@@ -7,13 +7,15 @@ the fewest blisters in hand wins. See docs/rules/via-gladiola.md for every decis
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from netcards.action import Action
 from netcards.errors import IllegalAction
 from netcards.event import Event
 from netcards.game import Game, Outcome, TableConfig, places_from_keys
+from netcards.games.via_gladiola import sampling
 from netcards.games.via_gladiola.actions import (
     CODEC,
     GLADIOLA,
@@ -349,6 +351,15 @@ class ViaGladiola(Game[VGState]):
 
     def copy_state(self, state: VGState) -> VGState:
         return state.copy()
+
+    def sample_state(
+        self,
+        config: TableConfig,
+        view: Mapping[str, Any],
+        history: Sequence[Mapping[str, Any]],
+        rng: random.Random,
+    ) -> VGState:
+        return sampling.sample_state(config, view, history, rng)
 
     def locations(self, state: VGState) -> dict[str, list[int]]:
         places = {f"hand:{s}": list(h) for s, h in enumerate(state.hands)}

@@ -1,0 +1,28 @@
+"""The search bot: information-set Monte Carlo search from the seat's view, for every game whose
+rules can sample the hidden information (`Game.sample_state`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from netcards.bots.base import Bot, BotFactory, register_level
+from netcards.bots.search.bot import Analysis, SearchBot
+from netcards.bots.search.budget import parse_budget
+from netcards.game import Game, TableConfig
+
+__all__ = ["Analysis", "SearchBot", "register"]
+
+
+def _for_game(game: Game[Any], setting: str) -> BotFactory | None:
+    budget = parse_budget(setting)
+    if not game.can_sample:
+        return None
+
+    def factory(game: Game[Any], config: TableConfig, seat: int, seed: bytes) -> Bot:
+        return SearchBot(game, config, seat, seed, budget)
+
+    return factory
+
+
+def register() -> None:
+    register_level("search", _for_game)

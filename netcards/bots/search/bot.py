@@ -1,0 +1,154 @@
+"""The search bot: information-set Monte Carlo search over the moves its seat can make now.
+
+Each iteration deals one world the seat cannot tell from the real one (the game's sampler:
+unseen cards at random, known cards where the seat knows they are), then plays every move still
+in contention in that same world and plays each out to the end. Evaluating all candidates on
+the same worlds ("paired worlds") removes the luck of the deal from their comparison, which is
+what lets a few hundred playouts separate close moves. The budget is spent by sequential halving
+(Karnin, Koren and Somekh, 2013): in each of log2(n) rounds every surviving move gets an equal
+share of playouts, then the worse half is dropped, so the budget goes to the moves that matter.
+
+The bot never sees the state: it gets its view and its history like any client, and the worlds
+it imagines are built from them alone, so it cannot cheat whoever runs it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from netcards.action import Action
+from netcards.bots.base import Bot, History
+from netcards.bots.search.budget import Budget
+from netcards.bots.search.playout import play_out, policy_bots, result_for
+from netcards.game import Game, TableConfig
+
+
+@dataclass(slots=True)
+class MoveStats:
+    action: Action
+    playouts: int = 0
+    reward: float = 0.0
+    wins: float = 0.0
+
+    @property
+    def mean(self) -> float:
+        return self.reward / self.playouts if self.playouts else 0.0
+
+    @property
+    def win_chance(self) -> float:
+        return self.wins / self.playouts if self.playouts else 0.0
+
+
+@dataclass(slots=True)
+class Work:
+    searches: int = 0
+    playouts: int = 0
+    seconds: float = 0.0
+
+    def add(self, playouts: int, seconds: float) -> None:
+        self.searches += 1
+        self.playouts += playouts
+        self.seconds += seconds
+
+
+@dataclass(slots=True)
+class Analysis:
+    """What a search found: the move, its estimated chance of winning, and the work done."""
+
+    action: Action
+    win_chance: float
+    playouts: int
+    worlds: int
+    seconds: float
+    moves: list[MoveStats] = field(default_factory=list)
+
+    @property
+    def playouts_per_second(self) -> float:
+        return self.playouts / self.seconds if self.seconds > 0 else 0.0
+
+
+# Playouts stop at the end of the current round or stage (where a game has several) and judge by
+# the standings there: five times cheaper than playing to the end, and the round being played is
+# where this move's consequences are; later rounds are a fresh deal the move barely touches.
+HORIZON = 1
+
+
+class SearchBot(Bot):
+    level = "search"
+    wants_history = True
+
+    def __init__(
+        self,
+        game: Game[Any],
+        config: TableConfig,
+        seat: int,
+        seed: bytes,
+        budget: Budget,
+        horizon: int | None = HORIZON,
+    ) -> None:
+        super().__init__(game, config, seat, seed)
+        self.budget = budget
+        self.horizon = horizon
+        self.searched = Work()  # what every search of this bot cost, for benchmarks
+
+    def choose(self, view: dict[str, Any], legal: list[Action], history: History = ()) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        return self.analyse(view, legal, history).action
+
+    def analyse(self, view: dict[str, Any], legal: list[Action], history: History = ()) -> Analysis:
+        """Search from `view`; also when only one move is legal (a hint still wants its chance)."""
+        started = time.perf_counter()
+        stats = {action: MoveStats(action) for action in dict.fromkeys(legal)}
+        alive = list(stats.values())
+        rounds = max(1, math.ceil(math.log2(len(alive))))
+        worlds = playouts = 0
+        for index in range(rounds):
+            left = rounds - index
+            stop_at = math.inf
+            target = math.inf
+            if self.budget.seconds is not None:
+                now = time.perf_counter()
+                stop_at = now + (started + self.budget.seconds - now) / left
+            else:
+                assert self.budget.playouts is not None
+                target = playouts + max(len(alive), (self.budget.playouts - playouts) // left)
+            while True:
+                self._one_world(view, history, alive)
+                worlds += 1
+                playouts += len(alive)
+                if playouts >= target or time.perf_counter() >= stop_at:
+                    break
+            if index < rounds - 1:
+                alive.sort(key=lambda m: -m.mean)
+                alive = alive[: math.ceil(len(alive) / 2)]
+        best = max(alive, key=lambda m: m.mean)
+        seconds = time.perf_counter() - started
+        self.searched.add(playouts, seconds)
+        return Analysis(
+            action=best.action,
+            win_chance=best.win_chance,
+            playouts=playouts,
+            worlds=worlds,
+            seconds=seconds,
+            moves=sorted(stats.values(), key=lambda m: -m.mean),
+        )
+
+    def _one_world(self, view: dict[str, Any], history: History, alive: list[MoveStats]) -> None:
+        """Deal one world and play every surviving move out in it, with the same policy seeds."""
+        game, seat = self.game, self.seat
+        world_seed = self.random.randbytes(16)
+        world = game.sample_state(self.config, view, history, random.Random(world_seed))
+        stop_at = None if self.horizon is None else game.progress(world) + self.horizon
+        for move in alive:
+            state = game.copy_state(world)
+            game.apply(state, seat, move.action)
+            outcome = play_out(game, state, policy_bots(game, self.config, world_seed), stop_at)
+            result = result_for(outcome, seat)
+            move.playouts += 1
+            move.reward += result.reward
+            move.wins += result.win
