@@ -152,6 +152,11 @@ class Table:
         if s.kind == "human":
             s.stand_in = on
 
+    def set_stand_in_level(self, level: str) -> None:
+        """The bot that plays a dropped player's seat until they are back (after the grace)."""
+        make_bot(level, self.game, self.config, 0, b"check")  # refuses an unknown level now
+        self.stand_in_level = level
+
     def add_bot(self, level: str, seat: int | None = None, name: str | None = None) -> Seat:
         self._lobby_only()
         make_bot(level, self.game, self.config, 0, b"check")  # refuses an unknown level now
@@ -159,7 +164,9 @@ class Table:
         for s in candidates:
             if s.kind == "open":
                 s.kind, s.bot_level, s.ready = "bot", level, True
-                s.name = clean_name(name or f"{level.capitalize()} bot {s.index + 1}")
+                s.name = clean_name(
+                    name or f"{level.partition(':')[0].capitalize()} bot {s.index + 1}"
+                )
                 return s
         raise LobbyError("that seat is taken" if seat is not None else "the table is full")
 

@@ -77,6 +77,11 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     host.add_argument("--bots", type=int, default=0, help="how many seats bots take (default 0)")
     host.add_argument(
+        "--stand-in",
+        default="heuristic",
+        help="level of the bot that plays a dropped player's seat after the grace",
+    )
+    host.add_argument(
         "--bot-level",
         default="heuristic",
         help="level of those bots (random, heuristic, search...)",
@@ -269,7 +274,8 @@ def _host(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         config = table_config(game, args.players, args.option, args.deck)
         table_plan = TablePlan(
             game.id, config.players, dict(config.options),
-            bots=args.bots, bot_level=args.bot_level, name=args.name, password=args.password,
+            bots=args.bots, bot_level=args.bot_level, stand_in_level=args.stand_in,
+            name=args.name, password=args.password,
             bind=args.bind, port=DEFAULT_PORT if args.port is None else args.port,
             discovery=args.discovery_port != 0, grace=args.grace, turn_clock=args.turn_clock,
         )  # fmt: skip
@@ -291,6 +297,7 @@ def _host(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             raise UsageError(f"--bots must be between 0 and {config.players}")
         for seat in range(config.players - args.bots, config.players):
             table.add_bot(args.bot_level, seat)
+        table.set_stand_in_level(args.stand_in)
         port, journal = None, args.journal or headless.default_journal(game.id)
     if args.port is not None:
         port = args.port

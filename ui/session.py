@@ -45,6 +45,7 @@ class TablePlan:
     options: dict[str, Any]
     bots: int = 0
     bot_level: str = "heuristic"
+    stand_in_level: str = "heuristic"
     name: str = "netcards table"
     password: str | None = None
     bind: str = "0.0.0.0"
@@ -112,6 +113,7 @@ async def open_table(
     table.seats[0].connected = False
     for seat in range(config.players - plan.bots, config.players):
         table.add_bot(plan.bot_level, seat)
+    table.set_stand_in_level(plan.stand_in_level)
     identity = load_or_create_identity(config_dir())
     stamp = random_bytes(4).hex()
     journal = JournalWriter(data_dir() / "journals" / f"{game.id}-{stamp}.journal")

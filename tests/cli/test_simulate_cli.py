@@ -29,6 +29,12 @@ def netcards(*args: str) -> subprocess.CompletedProcess[str]:
             "true or false",
         ),
         (["simulate", "--game", "via-gladiola", "--bots", "genius"], "unknown bot level 'genius'"),
+        (["simulate", "--game", "velonimo", "--bots", "search:fast"], "bad search budget 'fast'"),
+        (["bot", "127.0.0.1", "--level", "search:-1"], "bad search budget '-1'"),
+        (
+            ["host", "--headless", "--game", "velonimo", "--players", "3", "--stand-in", "x"],
+            "unknown bot level 'x'",
+        ),
         (["simulate", "--game", "via-gladiola", "--games", "0"], "--games must be at least 1"),
         (["simulate", "--game", "via-gladiola", "--players", "two"], "invalid int value"),
         (

@@ -69,9 +69,14 @@ def _plain(message: Any) -> Any:
 def test_a_headless_host_plays_each_game_with_two_bot_clients_and_its_own_bot(
     tmp_path: Path, game: str
 ) -> None:
-    server, port, _ = host(tmp_path, "--game", game, "--players", "3", "--bots", "1", "--port", "0")
+    server, port, _ = host(
+        tmp_path, "--game", game, "--players", "3", "--bots", "1", "--port", "0",
+        "--bot-level", "search:4", "--stand-in", "search:4",
+    )  # fmt: skip
     try:
-        ann = bot(tmp_path, port, "Ann", "--log", str(tmp_path / "ann.jsonl"))
+        ann = bot(
+            tmp_path, port, "Ann", "--level", "search:4", "--log", str(tmp_path / "ann.jsonl")
+        )
         bea = bot(tmp_path, port, "Bea", "--level", "random", "--log", str(tmp_path / "bea.jsonl"))
         assert ann.wait() == 0, ann.stderr()
         assert bea.wait() == 0, bea.stderr()

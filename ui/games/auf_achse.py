@@ -126,6 +126,14 @@ class AufAchseScreen(GameScreen):
             return _("{km} km").format(km=deck.value[card])
         return _(NAMES[kind])
 
+    def describe_move(self, action: Action) -> str:
+        if isinstance(action, AddToRun):
+            return _("{card} to your run").format(card=self.card_name(action.card))
+        if isinstance(action, PlayOdometer):
+            return _("{card} to the odometer").format(card=self.card_name(action.card))
+        assert isinstance(action, FreeRoad)
+        return _("{cards} to your run").format(cards=self.card_names(list(action.cards)))
+
     def card_names(self, cards: list[int]) -> str:
         return ", ".join(self.card_name(c) for c in cards)
 

@@ -6,6 +6,8 @@ subclasses `GameScreen` with its card looks, its table, its words for events and
 
 from __future__ import annotations
 
+import asyncio
+import os
 from typing import Any, ClassVar
 
 from rich.console import RenderableType
@@ -18,6 +20,7 @@ from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
 from netcards.action import Action
+from netcards.bots.search import hint_bot
 from protocol.client import (
     ChatLine,
     ClockChanged,
@@ -41,6 +44,8 @@ from ui.widgets.hand import Hand
 from ui.widgets.keybar import KeyBar
 from ui.widgets.players import PlayerRow, PlayersPanel
 
+HINT_SECONDS = 1.0  # long enough to search well, short enough not to keep a player waiting
+
 
 def upper_first(text: str) -> str:
     """A sentence's first letter up, the rest untouched (names keep their own capitals)."""
@@ -54,12 +59,14 @@ class GameScreen(Screen[None]):
     | :- | :- |
     | left / right, enter | Choose a card and play it |
     | ? | The rules of this game |
+    | h | A hint: what the search bot would play in your seat, and its chance to win |
     | c | Chat |
     | escape | Back to your hand (from the chat), or leave the table |
     """
 
     BINDINGS: ClassVar[list[Any]] = [
         Binding("question_mark", "rules", N_("Rules")),
+        Binding("h", "hint", N_("Hint")),
         Binding("c", "chat", N_("Chat")),
         Binding("escape", "back", N_("Leave")),
     ]
@@ -222,8 +229,6 @@ class GameScreen(Screen[None]):
         self.refresh_status()
 
     def clock_now(self) -> float:
-        import asyncio
-
         return asyncio.get_running_loop().time()
 
     def tick_clock(self) -> None:
@@ -327,6 +332,34 @@ class GameScreen(Screen[None]):
 
     def action_chat(self) -> None:
         self.query_one("#chat-input").focus()
+
+    def describe_move(self, action: Action) -> str:
+        """A legal move in words, for the hint (each title words its own moves)."""
+        return str(action)
+
+    def action_hint(self) -> None:
+        legal = self.legal()
+        if not legal or self.seat is None:
+            self.say(_("A hint is for your own turn."))
+            return
+        self.say(_("Thinking..."))
+        self.run_worker(self.find_hint(legal), exclusive=True, group="hint")
+
+    async def find_hint(self, legal: list[Action]) -> None:
+        """The search bot, thinking off the event loop on what this seat sees and saw; the
+        answer is shown only if the turn it was asked about is still the one being played."""
+        client, seat = self.client, self.seat
+        assert seat is not None
+        seq = client.seq
+        bot = hint_bot(client.game, client.config, seat, HINT_SECONDS, os.urandom(32))
+        found = await asyncio.to_thread(bot.analyse, dict(self.view), legal, list(client.log))
+        if client.seq != seq or not client.my_turn:
+            return
+        self.say(
+            _("Hint: {move} (about {chance}% to win)").format(
+                move=self.describe_move(found.action), chance=round(100 * found.win_chance)
+            )
+        )
 
     def action_back(self) -> None:
         if self.focused is not None and self.focused.id == "chat-input":

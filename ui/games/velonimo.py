@@ -653,6 +653,20 @@ class VelonimoScreen(GameScreen):
 
     # -- keys --------------------------------------------------------------------------------------------
 
+    def describe_move(self, action: Action) -> str:
+        if isinstance(action, Play):
+            words = _("play {cards}").format(cards=play_words(action.cards))
+            return words + (" + " + _("jersey") if action.jersey else "")
+        if isinstance(action, ChooseVictim):
+            return _("take from {name}").format(name=self.name_of(action.seat))
+        if isinstance(action, GiveBack):
+            return _("give back {card}").format(card=card_word(action.card))
+        if isinstance(action, ChooseLeader):
+            return _("let {name} lead").format(name=self.name_of(action.seat))
+        if isinstance(action, GiveReward):
+            return _("give the reward to {name}").format(name=self.name_of(action.to_seat))
+        return _("pass")
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show (and take) only the keys that mean something now; the keys the hand shares
         with the chat step aside while the chat has the focus."""

@@ -8,6 +8,7 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual.binding import Binding
 
+from netcards.action import Action
 from netcards.games.via_gladiola.actions import PlayGladiola, Rest, Walk
 from netcards.games.via_gladiola.cards import deck_for, kind_of
 from ui.games.base import GameScreen, upper_first
@@ -86,6 +87,13 @@ class ViaGladiolaScreen(GameScreen):
         if kind == "gladiola":
             return _("a Gladiola")
         return _("a Start card")
+
+    def describe_move(self, action: Action) -> str:
+        if isinstance(action, Walk):
+            return _("walk {card}").format(card=self.card_name(action.card))
+        if isinstance(action, PlayGladiola):
+            return _("lay {card}").format(card=self.card_name(action.card))
+        return _("rest")
 
     # -- the table --------------------------------------------------------------------------------
 

@@ -186,7 +186,8 @@ class HostSetupScreen(Screen[None]):
         clock = self.query_one("#clock", Input).value.strip()
         return TablePlan(
             game.id, players, options, bots=int(bots) if isinstance(bots, int) else 0,
-            bot_level=level, name=self.query_one("#name", Input).value.strip() or "netcards table",
+            bot_level=level, stand_in_level=level,
+            name=self.query_one("#name", Input).value.strip() or "netcards table",
             password=password or None, port=int(port_text), turn_clock=float(clock or 0),
         )  # fmt: skip
 

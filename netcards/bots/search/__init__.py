@@ -7,10 +7,10 @@ from typing import Any
 
 from netcards.bots.base import Bot, BotFactory, register_level
 from netcards.bots.search.bot import Analysis, SearchBot
-from netcards.bots.search.budget import parse_budget
+from netcards.bots.search.budget import Budget, parse_budget
 from netcards.game import Game, TableConfig
 
-__all__ = ["Analysis", "SearchBot", "register"]
+__all__ = ["Analysis", "SearchBot", "hint_bot", "register"]
 
 
 def _for_game(game: Game[Any], setting: str) -> BotFactory | None:
@@ -22,6 +22,13 @@ def _for_game(game: Game[Any], setting: str) -> BotFactory | None:
         return SearchBot(game, config, seat, seed, budget)
 
     return factory
+
+
+def hint_bot(
+    game: Game[Any], config: TableConfig, seat: int, seconds: float, seed: bytes
+) -> SearchBot:
+    """The search bot a player asks for a hint: a time budget, so the answer comes when promised."""
+    return SearchBot(game, config, seat, seed, Budget(seconds=seconds))
 
 
 def register() -> None:
