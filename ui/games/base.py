@@ -95,7 +95,7 @@ class GameScreen(Screen[None]):
                 yield ChatBox(id="chat")
         yield Static("", id="status")
         yield Hand(multi=self.multi_select, ascii_mode=self.ascii_mode, id="hand")
-        yield KeyBar()
+        yield KeyBar(compact=True)  # a game has the most keys: one space between them
 
     def on_mount(self) -> None:
         self.query_one("#banner").display = False

@@ -13,8 +13,8 @@ from ui.i18n import _
 class KeyBar(Footer):
     """The command palette is still on ctrl+p; its footer entry gives room to the game's keys."""
 
-    def __init__(self) -> None:
-        super().__init__(show_command_palette=False)
+    def __init__(self, *, compact: bool = False) -> None:
+        super().__init__(show_command_palette=False, compact=compact)
 
     def compose(self) -> ComposeResult:
         for widget in super().compose():
