@@ -177,9 +177,8 @@ async def run_bot(
             if not client.my_turn or client.view is None:
                 return
         # A search bot thinks for a while: off the event loop, so the connection stays alive.
-        action = await asyncio.to_thread(
-            bot.choose, client.view, client.legal_actions(), list(client.log)
-        )
+        history = list(client.log) if bot.wants_history else []
+        action = await asyncio.to_thread(bot.choose, client.view, client.legal_actions(), history)
         if not client.my_turn:
             return
         with contextlib.suppress(ConnectionError):

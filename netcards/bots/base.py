@@ -66,26 +66,28 @@ def bot_levels() -> tuple[str, ...]:
     return tuple(_LEVELS)
 
 
-def check_level(level: str) -> None:
-    """BadConfig unless `level` (with its setting, if any) names a bot of at least one game."""
-    from netcards.registry import all_games
-
+def _entry(level: str) -> tuple[str, str, LevelEntry]:
+    """A level's name, its setting ("" when none) and its registry entry; BadConfig if unknown."""
     _ensure_loaded()
     name, _, setting = level.partition(":")
     for_game = _LEVELS.get(name)
     if for_game is None:
         raise BadConfig(f"unknown bot level '{level}' (known: {', '.join(_LEVELS)})")
+    return name, setting, for_game
+
+
+def check_level(level: str) -> None:
+    """BadConfig unless `level` (with its setting, if any) names a bot of at least one game."""
+    from netcards.registry import all_games
+
+    name, setting, for_game = _entry(level)
     if not any(for_game(game, setting) is not None for game in all_games().values()):
         raise BadConfig(f"no game has a '{name}' bot")
 
 
 def make_bot(level: str, game: Game[Any], config: TableConfig, seat: int, seed: bytes) -> Bot:
     """A bot of `level` for `seat`; BadConfig names an unknown level."""
-    _ensure_loaded()
-    name, _, setting = level.partition(":")
-    for_game = _LEVELS.get(name)
-    if for_game is None:
-        raise BadConfig(f"unknown bot level '{level}' (known: {', '.join(_LEVELS)})")
+    name, setting, for_game = _entry(level)
     factory = for_game(game, setting)
     if factory is None:
         raise BadConfig(f"no '{name}' bot exists for {game.name}")

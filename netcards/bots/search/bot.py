@@ -23,7 +23,7 @@ from typing import Any
 from netcards.action import Action
 from netcards.bots.base import Bot, History
 from netcards.bots.search.budget import Budget
-from netcards.bots.search.playout import play_out, policy_bots, result_for
+from netcards.bots.search.playout import play_out, policy_bots, policy_level, result_for
 from netcards.game import Game, TableConfig
 
 
@@ -93,6 +93,7 @@ class SearchBot(Bot):
         super().__init__(game, config, seat, seed)
         self.budget = budget
         self.horizon = horizon
+        self.policy = policy_level(game, config)  # once: it is asked for in every playout
         self.searched = Work()  # what every search of this bot cost, for benchmarks
 
     def choose(self, view: dict[str, Any], legal: list[Action], history: History = ()) -> Action:
@@ -147,7 +148,9 @@ class SearchBot(Bot):
         for move in alive:
             state = game.copy_state(world)
             game.apply(state, seat, move.action)
-            outcome = play_out(game, state, policy_bots(game, self.config, world_seed), stop_at)
+            outcome = play_out(
+                game, state, policy_bots(game, self.config, self.policy, world_seed), stop_at
+            )
             result = result_for(outcome, seat)
             move.playouts += 1
             move.reward += result.reward

@@ -25,12 +25,16 @@ class Result:
     reward: float  # the win plus a little for a good place, so that losing well still counts
 
 
-def policy_bots(game: Game[Any], config: TableConfig, seed: bytes) -> list[Bot]:
-    level = "heuristic"
+def policy_level(game: Game[Any], config: TableConfig) -> str:
+    """The playout policy: the game's heuristic bot, or random play where it has none."""
     try:
-        make_bot(level, game, config, 0, seed)
+        make_bot("heuristic", game, config, 0, b"check")
     except BadConfig:
-        level = "random"
+        return "random"
+    return "heuristic"
+
+
+def policy_bots(game: Game[Any], config: TableConfig, level: str, seed: bytes) -> list[Bot]:
     return [make_bot(level, game, config, s, seed + bytes([s])) for s in range(config.players)]
 
 
