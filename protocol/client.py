@@ -312,8 +312,10 @@ class TableClient:
     async def run(self) -> None:
         """Connect and play until the game is checked, the user leaves, or the host refuses us.
 
-        A dropped link is retried with the seat token (or as a spectator again); a first
-        connection that fails is not retried: the address is probably wrong."""
+        A dropped link is retried with the seat token (or as a spectator again), with growing
+        pauses, for up to `give_up_after` seconds. A first connection that fails is retried
+        only by a client that holds a seat token (a restarted program whose host may be
+        restarting too, or busy): without one, the address is probably wrong."""
         loop = asyncio.get_running_loop()
         delays = list(self.settings.retry_delays)
         while not self._done.is_set():
@@ -336,7 +338,9 @@ class TableClient:
             now = loop.time()
             if self._down_since is None:
                 self._down_since = now
-            retrying = self._ever_connected and now - self._down_since < self.settings.give_up_after
+            retrying = (self._ever_connected or self.token is not None) and (
+                now - self._down_since < self.settings.give_up_after
+            )
             self._notify(LinkDown(reason, retrying))
             if not retrying:
                 self._notify(Failed(f"lost the table: {reason}"))

@@ -20,6 +20,7 @@ from typing import Any
 from netcards.errors import GameError
 from netcards.game import Outcome
 from netcards.table import LobbyError, Table
+from protocol.admission import Waiting, make_room, spectator_refusal
 from protocol.crypto import TablePassword
 from protocol.deal_round import DealRefusal, DealRound
 from protocol.discovery import Responder, TableInfo
@@ -73,7 +74,11 @@ class HostSettings:
     pledge_timeout: float = 10.0
     contribute_timeout: float = 10.0
     queue_limit: int = 512
-    max_peers: int = 64
+    max_waiting: int = 64
+    """Connections that have not joined yet; beyond this the oldest are shed (see admission)."""
+    max_waiting_per_address: int = 8
+    max_spectators: int = 32
+    max_spectators_per_address: int = 4
     chat_burst: int = 8
     chat_per_second: float = 1.0
     chat_abuse_limit: int = 20
@@ -87,6 +92,7 @@ class HostSettings:
 class Peer:
     number: int
     address: str
+    ip: str
     conn: HostConnection
     writer: asyncio.StreamWriter
     queue: asyncio.Queue[bytes | None]
@@ -100,6 +106,7 @@ class Peer:
     chat_checked: float = 0.0
     refusals: int = 0
     closed: bool = False
+    opened: float = 0.0
     tasks: list[asyncio.Task[Any]] = field(default_factory=list)
 
     @property
@@ -240,11 +247,9 @@ class TableHost:
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peername = writer.get_extra_info("peername")
+        ip = str(peername[0]) if peername else "?"
         address = f"{peername[0]}:{peername[1]}" if peername else "?"
-        if len(self.peers) >= self.settings.max_peers:
-            self.log(f"refused {address}: {self.settings.max_peers} connections already")
-            writer.close()
-            return
+        self._make_room(ip)
         self._numbers += 1
         conn = HostConnection(
             self.identity, self.random_bytes, password=self.password, table=self.table.name
@@ -253,15 +258,20 @@ class TableHost:
         peer = Peer(
             self._numbers,
             address,
+            ip,
             conn,
             writer,
             asyncio.Queue(self.settings.queue_limit),
             Liveness(now, self.settings.ping_interval, self.settings.ping_timeout),
             chat_allowance=float(self.settings.chat_burst),
             chat_checked=now,
+            opened=now,
         )
         self.peers[peer.number] = peer
         peer.tasks.append(asyncio.create_task(self._write(peer)))
+        reading = asyncio.current_task()
+        if reading is not None:
+            peer.tasks.append(reading)
         try:
             await self._read(peer, reader)
         except Dropped as why:
@@ -273,6 +283,26 @@ class TableHost:
         finally:
             self._close(peer)
             self._forget(peer)
+
+    def _make_room(self, ip: str) -> None:
+        """Shed waiting (not yet joined) connections until one more from `ip` fits."""
+        s = self.settings
+        while True:
+            waiting = [
+                Waiting(p.number, p.ip, p.opened)
+                for p in self.peers.values()
+                if not p.joined and not p.closed
+            ]
+            victim = make_room(
+                waiting, ip, limit=s.max_waiting, per_address=s.max_waiting_per_address
+            )
+            if victim is None:
+                return
+            peer = self.peers[victim.number]
+            self.log(f"dropped {peer.label}: it has not joined; its place is needed to make room")
+            self._close(peer)
+            for task in peer.tasks:
+                task.cancel()
 
     async def _read(self, peer: Peer, reader: asyncio.StreamReader) -> None:
         opened = time.monotonic()
@@ -367,7 +397,7 @@ class TableHost:
             peer.writer.close()
 
     def _forget(self, peer: Peer) -> None:
-        if self.peers.pop(peer.number, None) is None:
+        if self.peers.pop(peer.number, None) is None or not peer.joined:
             return
         if peer.seat is not None and peer.token is not None:
             if any(p.seat == peer.seat and p.joined for p in self.peers.values()):
@@ -440,6 +470,16 @@ class TableHost:
         peer.joined = True
         peer.name = join.name
         if join.spectator:
+            s = self.settings
+            refusal = spectator_refusal(
+                [p.ip for p in self.peers.values() if p.spectator and not p.closed],
+                peer.ip,
+                limit=s.max_spectators,
+                per_address=s.max_spectators_per_address,
+            )
+            if refusal is not None:
+                self._refuse(peer, ErrorCode.REFUSED, refusal, fatal=True)
+                return
             peer.spectator = True
             self._send(peer, Seated(None, None, False, False))
             self.log(f"{peer.label} watches")
