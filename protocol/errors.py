@@ -54,6 +54,7 @@ class ErrorCode(StrEnum):
     NOT_ALLOWED = "not_allowed"
     TIMEOUT = "timeout"
     INTERNAL = "internal"
+    THROTTLED = "throttled"
 
 
 class ProtocolError(Exception):
@@ -118,8 +119,10 @@ class WrongPassword(RemoteProtocolError):
 
 
 class PeerError(RemoteProtocolError):
-    """The peer ended the handshake with an `error` message; `peer_code` is its reason."""
+    """The peer ended the handshake with an `error` message; `peer_code` is its reason and
+    `detail` its details (such as `retry_after_ms` of a `throttled`)."""
 
-    def __init__(self, text: str, peer_code: str) -> None:
+    def __init__(self, text: str, peer_code: str, detail: dict[str, object] | None = None) -> None:
         super().__init__(ErrorCode.PEER_ERROR, text)
         self.peer_code = peer_code
+        self.detail = detail or {}

@@ -24,8 +24,20 @@ from protocol.admission import Waiting, make_room, spectator_refusal
 from protocol.crypto import TablePassword
 from protocol.deal_round import DealRefusal, DealRound
 from protocol.discovery import Responder, TableInfo
-from protocol.errors import ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
-from protocol.events import ConnectionClosed, HandshakeDone, MessageReceived, NeedData
+from protocol.errors import (
+    ErrorCode,
+    LocalProtocolError,
+    ProtocolError,
+    RemoteProtocolError,
+    WrongPassword,
+)
+from protocol.events import (
+    ConnectionClosed,
+    HandshakeDone,
+    MessageReceived,
+    NeedData,
+    PasswordKeyNeeded,
+)
 from protocol.fanout import audit_messages, history_messages, snapshot_for, update_for
 from protocol.host_connection import HostConnection
 from protocol.identity import IdentityKey
@@ -59,6 +71,7 @@ from protocol.messages import (
     Start,
     TableNotice,
 )
+from protocol.throttle import FailureThrottle
 
 Log = Callable[[str], None]
 
@@ -119,6 +132,15 @@ class Dropped(Exception):
     """A peer must be disconnected; the message says why (for the host's log)."""
 
 
+@dataclass
+class _Turn:
+    """Password checks of one address take turns: a burst of guesses is judged one by one, each
+    against the throttle as it stands after the one before."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0
+
+
 class TableHost:
     def __init__(
         self,
@@ -131,6 +153,7 @@ class TableHost:
         owner_token: bytes | None = None,
         log: Log | None = None,
         random_bytes: Callable[[int], bytes] = os.urandom,
+        throttle: FailureThrottle | None = None,
     ) -> None:
         self.table = table
         self.identity = identity
@@ -139,9 +162,11 @@ class TableHost:
         self.owner_token = owner_token.hex() if owner_token else None
         self.log: Log = log or (lambda _line: None)
         self.random_bytes = random_bytes
-        self.password = (
-            TablePassword.create(password, random_bytes(16)) if password is not None else None
-        )
+        self.password = TablePassword(password) if password is not None else None
+        self.throttle = throttle if throttle is not None else FailureThrottle()
+        """Wrong passwords per peer address: a growing wait before the next guess is judged."""
+        self._turns: dict[str, _Turn] = {}
+        self._stretching = asyncio.Semaphore(1)
         self.peers: dict[int, Peer] = {}
         self.seq = len(table.actions)
         self.round: DealRound | None = None
@@ -249,6 +274,14 @@ class TableHost:
         peername = writer.get_extra_info("peername")
         ip = str(peername[0]) if peername else "?"
         address = f"{peername[0]}:{peername[1]}" if peername else "?"
+        refusal = self._guessing_refusal(ip)
+        if refusal is not None:  # no handshake at all before the wait is over
+            text, detail = refusal
+            conn = HostConnection(self.identity, self.random_bytes, password=self.password)
+            writer.write(conn.refuse(ErrorCode.THROTTLED, text, detail))
+            writer.close()
+            self.log(f"turned {address} away: {text}")
+            return
         self._make_room(ip)
         self._numbers += 1
         conn = HostConnection(
@@ -323,19 +356,27 @@ class TableHost:
             except TimeoutError:
                 raise Dropped("did not finish the handshake and join in time") from None
             peer.liveness.received(time.monotonic())
-            self._receive(peer, data)
+            salt = self._receive(peer, data)
+            while salt is not None and not peer.closed:
+                await self._judge_password(peer, salt)
+                salt = self._receive(peer, None)
             if peer.closed:
                 return
 
-    def _receive(self, peer: Peer, data: bytes) -> None:
+    def _receive(self, peer: Peer, data: bytes | None) -> bytes | None:
+        """Feed `data` (None: go on with what is buffered) and act on every event; the salt
+        if the connection waits for its password key."""
         conn = peer.conn
         try:
-            conn.receive_data(data)
+            if data is not None:
+                conn.receive_data(data)
             while True:
                 event = conn.next_event()
                 self._flush(peer)
                 if isinstance(event, NeedData):
-                    return
+                    return None
+                if isinstance(event, PasswordKeyNeeded):
+                    return event.salt
                 if isinstance(event, ConnectionClosed):
                     raise Dropped("closed the connection")
                 if isinstance(event, HandshakeDone):
@@ -343,12 +384,60 @@ class TableHost:
                 if isinstance(event, MessageReceived):
                     self._dispatch(peer, event.message)
                     if peer.closed:
-                        return
+                        return None
         except RemoteProtocolError as exc:
             self._flush(peer)
             raise Dropped(f"protocol error: {exc}") from None
         except LocalProtocolError as exc:
             raise Dropped(f"local protocol error: {exc}") from None
+
+    def _guessing_refusal(self, ip: str) -> tuple[str, dict[str, object]] | None:
+        """Why `ip` may not have a password judged now (it failed too often lately), or None."""
+        if self.password is None:
+            return None
+        now = time.monotonic()
+        wait = self.throttle.delay(ip, now)
+        if wait <= 0:
+            return None
+        if self.throttle.refused(ip, now):
+            text = (
+                "too many wrong passwords from your address: it is refused for "
+                f"{wait / 60:.0f} more minute(s)"
+            )
+        else:
+            text = f"too many wrong passwords from your address: try again in {wait:.0f} s"
+        return text, {"retry_after_ms": max(1, round(wait * 1000))}
+
+    async def _judge_password(self, peer: Peer, salt: bytes) -> None:
+        """Check the client's password, one guess at a time per address, only once its wait is
+        over; the slow scrypt runs in a worker thread, one at a time."""
+        assert self.password is not None
+        turn = self._turns.setdefault(peer.ip, _Turn())
+        turn.users += 1
+        try:
+            async with turn.lock:
+                refusal = self._guessing_refusal(peer.ip)
+                if refusal is not None:
+                    self._enqueue(peer, peer.conn.refuse(ErrorCode.THROTTLED, *refusal))
+                    raise Dropped(refusal[0])
+                async with self._stretching:
+                    key = await asyncio.to_thread(self.password.stretch, salt)
+                if peer.closed:
+                    return
+                try:
+                    peer.conn.supply_password_key(key)
+                except WrongPassword:
+                    self.throttle.failure(peer.ip, time.monotonic())
+                    self._flush(peer)
+                    raise Dropped("wrong password") from None
+                except RemoteProtocolError as exc:
+                    self._flush(peer)
+                    raise Dropped(f"protocol error: {exc}") from None
+                self.throttle.success(peer.ip)
+        finally:
+            turn.users -= 1
+            if turn.users == 0:
+                del self._turns[peer.ip]
 
     def _flush(self, peer: Peer) -> None:
         out = peer.conn.data_to_send()

@@ -25,6 +25,11 @@ from protocol.journal_file import JournalError
 from protocol.settings import DISCOVERY_PORT
 
 EXIT_USAGE = 2
+PASSWORD_VARIABLE = "NETCARDS_PASSWORD"
+PASSWORD_HELP = (
+    "the table password. Anyone on this computer can read a command line (ps): prefer "
+    f"--ask-password or the {PASSWORD_VARIABLE} environment variable"
+)
 
 
 class UsageError(Exception):
@@ -88,7 +93,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     host.add_argument("--port", type=int, help=f"TCP port (default {DEFAULT_PORT}; 0 = any free)")
     host.add_argument("--bind", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
-    host.add_argument("--password", help="players must give this password to join")
+    _password_options(host, "players must give this password to join")
     host.add_argument("--name", default="netcards table", help="the table's name")
     host.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     host.add_argument("--deck", type=Path, help="a deck file (TOML) instead of the house deck")
@@ -117,7 +122,7 @@ def _build_parser() -> argparse.ArgumentParser:
     join = sub.add_parser("join", help="join a table (opens its lobby)")
     join.add_argument("address", help="host[:port], e.g. 192.0.2.7 or [::1]:47474")
     join.add_argument("--name", help="your name at the table (default: from your settings)")
-    join.add_argument("--password")
+    _password_options(join, "the table's password, if it has one")
     join.add_argument("--spectate", action="store_true", help="watch instead of playing")
 
     bot = sub.add_parser("bot", help="join a table as a bot player, without a screen")
@@ -126,7 +131,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "--level", default="heuristic", help="random, heuristic, search, search:N or search:Xs"
     )
     bot.add_argument("--name", default="Bot")
-    bot.add_argument("--password")
+    _password_options(bot, "the table's password, if it has one")
     bot.add_argument("--delay", type=float, default=0.0, help="seconds to wait before each move")
     bot.add_argument("--log", type=Path, help="append every message received (decrypted) here")
 
@@ -144,6 +149,36 @@ def _build_parser() -> argparse.ArgumentParser:
     deck = sub.add_parser("deck", help="print a game's house deck file, to start your own from")
     deck.add_argument("game", help=f"one of: {', '.join(sorted(all_games()))}")
     return parser
+
+
+def _password_options(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--password", help=f"{what}; {PASSWORD_HELP}")
+    parser.add_argument(
+        "--ask-password",
+        action="store_true",
+        help="ask for the password on the terminal (or read its first line from standard "
+        f"input when that is not a terminal); without either option, {PASSWORD_VARIABLE} is used "
+        "if it is set",
+    )
+
+
+def resolve_password(args: argparse.Namespace, stdin: IO[str] | None = None) -> str | None:
+    """The password from --password, else the prompt of --ask-password, else the environment."""
+    if args.password is not None and args.ask_password:
+        raise UsageError("give --password or --ask-password, not both")
+    if args.password is not None:
+        return str(args.password)
+    if args.ask_password:
+        stream = stdin or sys.stdin
+        if stream.isatty():
+            import getpass
+
+            return getpass.getpass("Table password: ")
+        line = stream.readline()
+        if not line:
+            raise UsageError("--ask-password: no password on standard input")
+        return line.rstrip("\r\n")
+    return os.environ.get(PASSWORD_VARIABLE) or None
 
 
 def table_config(
@@ -275,7 +310,7 @@ def _host(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         table_plan = TablePlan(
             game.id, config.players, dict(config.options),
             bots=args.bots, bot_level=args.bot_level, stand_in_level=args.stand_in,
-            name=args.name, password=args.password,
+            name=args.name, password=resolve_password(args),
             bind=args.bind, port=DEFAULT_PORT if args.port is None else args.port,
             discovery=args.discovery_port != 0, grace=args.grace, turn_clock=args.turn_clock,
         )  # fmt: skip
@@ -306,7 +341,7 @@ def _host(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     if not 0 <= port <= 65535:
         raise UsageError("--port must be between 0 and 65535")
     plan = headless.HostPlan(
-        table, args.bind, port, args.password, journal, args.resume is not None, args.grace,
+        table, args.bind, port, resolve_password(args), journal, args.resume is not None, args.grace,
         args.discovery_port, args.bot_delay, args.turn_clock,
     )  # fmt: skip
     return headless.main_loop(headless.run_host(plan, out, err))
@@ -324,7 +359,14 @@ def _bot(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         raise UsageError(str(exc)) from exc
     return headless.main_loop(
         headless.run_bot(
-            args.address, args.level, args.name, args.password, out, err, args.log, args.delay
+            args.address,
+            args.level,
+            args.name,
+            resolve_password(args),
+            out,
+            err,
+            args.log,
+            args.delay,
         )
     )
 
@@ -334,7 +376,7 @@ def _join(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     from ui.app import JoinPlan
 
     parse_address(args.address)
-    return _app(args, join=JoinPlan(args.address, args.password, args.spectate))
+    return _app(args, join=JoinPlan(args.address, resolve_password(args), args.spectate))
 
 
 def _replay(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:

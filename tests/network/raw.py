@@ -16,7 +16,9 @@ from protocol.events import (
     MessageReceived,
     NeedData,
 )
-from protocol.messages import Message
+from protocol.framing import FrameReader
+from protocol.messages import HostHello, Message, decode
+from protocol.wire import unpack
 
 
 @dataclass
@@ -25,10 +27,13 @@ class Raw:
     writer: asyncio.StreamWriter
     conn: ClientConnection
     messages: list[Message] = field(default_factory=list)
+    received: bytearray = field(default_factory=bytearray)
+    """Every byte the host sent, as someone on the network would capture it."""
 
     async def _pump(self, timeout: float) -> list[ConnectionEvent]:
         """Read once (or time out), and return the events that came of it."""
         data = await asyncio.wait_for(self.reader.read(65536), timeout)
+        self.received += data
         self.conn.receive_data(data)
         events: list[ConnectionEvent] = []
         try:
@@ -66,6 +71,16 @@ class Raw:
             if any(isinstance(e, ConnectionClosed) for e in events):
                 raise ConnectionError("the host closed the connection")
         return self.messages[seen]
+
+    def host_hello(self) -> HostHello:
+        """The host's plaintext hello, read back from the captured bytes."""
+        reader = FrameReader()
+        reader.feed(bytes(self.received))
+        body = reader.next_body()
+        assert body is not None, "no frame from the host yet"
+        hello = decode(unpack(body))
+        assert isinstance(hello, HostHello), hello
+        return hello
 
     def close(self) -> None:
         self.writer.close()

@@ -29,16 +29,23 @@ PASSWORD = "tulip"
 TABLE = "kitchen"
 
 
-def once(value: bytes) -> Callable[[int], bytes]:
-    values = [value]
-    return lambda n: values.pop()
+def draws(*values: bytes) -> Callable[[int], bytes]:
+    """Randomness that gives `values` in order, each of the size asked for."""
+    queue = list(values)
+
+    def draw(n: int) -> bytes:
+        value = queue.pop(0)
+        assert len(value) == n
+        return value
+
+    return draw
 
 
 def vector() -> dict[str, str]:
     identity = IdentityKey(IDENTITY_SEED)
-    client = ClientConnection(once(CLIENT_EPHEMERAL), password=PASSWORD)
+    client = ClientConnection(draws(CLIENT_EPHEMERAL), password=PASSWORD)
     host = HostConnection(
-        identity, once(HOST_EPHEMERAL), password=TablePassword.create(PASSWORD, SALT), table=TABLE
+        identity, draws(HOST_EPHEMERAL, SALT), password=TablePassword(PASSWORD), table=TABLE
     )
     client_hello = client.data_to_send()
     host.receive_data(client_hello)
