@@ -12,7 +12,8 @@ import hashlib
 import hmac
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from functools import partial
+from typing import Any, Literal, TypeVar
 
 from netcards.action import Action
 from netcards.bots.base import make_bot
@@ -25,6 +26,7 @@ from netcards.registry import get_game
 SeatKind = Literal["open", "human", "bot"]
 Phase = Literal["lobby", "playing", "over"]
 JOURNAL_FORMAT = 1
+T = TypeVar("T")
 MAX_NAME = 24
 
 
@@ -366,11 +368,23 @@ class Table:
     @classmethod
     def from_journal(cls, records: Sequence[Mapping[str, Any]]) -> Table:
         """Rebuild a table at the point its journal reached; every player starts disconnected.
-        Records of other types (the host's own notes) are skipped."""
+        Records of other types (the host's own notes) are skipped. A record that is valid JSON
+        but not one this release wrote is a LobbyError naming the record, never a crash."""
         starts = [i for i, r in enumerate(records) if r.get("type") == "start"]
         if not starts:
             raise LobbyError("the journal has no start record: the game never began")
-        head = records[starts[0]]
+        first = starts[0]
+        table = _record(first + 1, lambda: cls._from_start(records[first]))
+        for number, record in enumerate(records[first + 1 :], first + 2):
+            if record.get("type") != "action":
+                continue
+            if record.get("n") != len(table.actions) + 1:
+                raise LobbyError(f"journal action {record.get('n')} is out of order")
+            _record(number, partial(table._replay, record))
+        return table
+
+    @classmethod
+    def _from_start(cls, head: Mapping[str, Any]) -> Table:
         if head.get("format") != JOURNAL_FORMAT:
             raise LobbyError(f"unsupported journal format {head.get('format')!r}")
         game = get_game(str(head["game"]))
@@ -388,13 +402,26 @@ class Table:
             s.token, s.ready = data["token"], True
             s.contribution = bytes.fromhex(data["contribution"]) if data["contribution"] else None
         table.start()
-        for record in records[starts[0] + 1 :]:
-            if record.get("type") != "action":
-                continue
-            if record.get("n") != len(table.actions) + 1:
-                raise LobbyError(f"journal action {record.get('n')} is out of order")
-            table.submit(int(record["seat"]), record["action"])
         return table
+
+    def _replay(self, record: Mapping[str, Any]) -> None:
+        seat, data = record["seat"], record["action"]
+        if type(seat) is not int or not isinstance(data, dict):
+            raise TypeError("an action record needs an integer seat and an action map")
+        self.submit(seat, data)
+
+
+def _record(number: int, step: Callable[[], T]) -> T:
+    """Run one journal record's `step`; any failure becomes one line naming the record."""
+    try:
+        return step()
+    except GameError as exc:
+        raise LobbyError(f"journal record {number}: {exc}") from None
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        detail = f"{type(exc).__name__}: {exc}".replace("\n", " ")[:200]
+        raise LobbyError(
+            f"the journal is damaged: record {number} is malformed ({detail})"
+        ) from None
 
 
 def _same(a: str, b: str) -> bool:

@@ -115,7 +115,9 @@ class ChatLine:
 
 @dataclass(frozen=True)
 class TableSays:
-    """A notice from the table itself (see protocol.notices for the codes)."""
+    """A notice from the table itself (see protocol.notices for the codes). One code comes
+    from this client, not the host: `taken_back`, when the host came back from a crash
+    without the last `count` actions it had announced (they are decided again)."""
 
     code: str
     args: dict[str, Any]
@@ -418,6 +420,11 @@ class TableClient:
     def _notify(self, notice: Notice) -> None:
         self.updates.put_nowait(notice)
 
+    def _notify_table(self, code: str, **args: Any) -> None:
+        said = TableSays(code, args)
+        self.notices.append(said)
+        self._notify(said)
+
     # -- messages from the host ------------------------------------------------------------------------
 
     async def _on_message(self, message: Message) -> None:
@@ -441,6 +448,8 @@ class TableClient:
                 self.log = []
             self.log.extend(message.events)
         elif isinstance(message, Snapshot):
+            if message.seq < self.seq:  # the host restarted without the last actions we saw
+                self._notify_table("taken_back", count=self.seq - message.seq)
             self.view, self.to_act, self.seq = message.view, message.to_act, message.seq
             self.awaiting = False
             self._notify(ViewChanged(()))
@@ -455,9 +464,7 @@ class TableClient:
             self.chat.append(line)
             self._notify(line)
         elif isinstance(message, TableNotice):
-            said = TableSays(message.code, dict(message.args))
-            self.notices.append(said)
-            self._notify(said)
+            self._notify_table(message.code, **message.args)
         elif isinstance(message, Clock):
             now = asyncio.get_running_loop().time()
             self.turn_clock_ms = message.per_turn_ms

@@ -85,6 +85,12 @@ async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
         err.write(f"host: {line}\n")
         err.flush()
 
+    if journal.repaired:
+        log(
+            f"the journal ended in a torn record ({journal.repaired} bytes, cut off): the last "
+            "action is taken back and will be decided again"
+        )
+
     host = TableHost(
         plan.table,
         identity,

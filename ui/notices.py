@@ -13,6 +13,10 @@ TEMPLATES = {
     "back": N_("{name} is back"),
     "clock": N_("time ran out for {name}: a bot played the turn"),
     "deal_off": N_("the deal is off: {reason}"),
+    "taken_back": N_(
+        "the host restarted without the last {count} move(s) it had announced: they are taken "
+        "back and played again"
+    ),
 }
 
 
