@@ -25,6 +25,7 @@ from protocol.address import format_address, parse_address
 from protocol.client_connection import ClientConnection
 from protocol.deal_witness import DealTampered, DealWitness
 from protocol.errors import (
+    STREAM_ERRORS,
     HostKeyChanged,
     PasswordRequired,
     ProtocolError,
@@ -402,6 +403,10 @@ class TableClient:
                 with contextlib.suppress(Exception):
                     writer.write(conn.data_to_send())
                 raise Fatal(str(exc)) from None
+            except ProtocolError:
+                with contextlib.suppress(Exception):  # tell the host why we hang up
+                    writer.write(conn.data_to_send())
+                raise
             await writer.drain()
 
     async def _handshake_done(self, done: HandshakeDone, first_contact: bool) -> None:
@@ -473,6 +478,8 @@ class TableClient:
         elif isinstance(message, Error):
             self.awaiting = False
             self._notify(HostRefused(message.code, message.text, message.fatal))
+            if message.fatal and message.code in STREAM_ERRORS:  # damaged on the way: again
+                raise ConnectionError(f"the host dropped us: {message.text} [{message.code}]")
             if message.fatal:
                 raise Fatal(f"the host refused: {message.text}")
         elif isinstance(message, Result):
@@ -570,5 +577,5 @@ def _describe(exc: BaseException) -> str:
     if isinstance(exc, ProtocolError):
         return str(exc)
     if isinstance(exc, OSError):
-        return exc.strerror or exc.__class__.__name__
+        return exc.strerror or str(exc) or exc.__class__.__name__
     return exc.__class__.__name__

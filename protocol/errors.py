@@ -57,6 +57,33 @@ class ErrorCode(StrEnum):
     THROTTLED = "throttled"
 
 
+STREAM_ERRORS = frozenset(
+    {
+        ErrorCode.FRAME_TOO_LARGE,
+        ErrorCode.EMPTY_FRAME,
+        ErrorCode.TRUNCATED,
+        ErrorCode.BAD_ENCODING,
+        ErrorCode.EXT_TYPE,
+        ErrorCode.TOO_DEEP,
+        ErrorCode.TOO_LARGE,
+        ErrorCode.BAD_KEY,
+        ErrorCode.DUPLICATE_KEY,
+        ErrorCode.NOT_A_MAP,
+        ErrorCode.UNKNOWN_TYPE,
+        ErrorCode.MISSING_FIELD,
+        ErrorCode.EXTRA_FIELD,
+        ErrorCode.WRONG_TYPE,
+        ErrorCode.OUT_OF_RANGE,
+        ErrorCode.AUTHENTICATION_FAILED,
+        ErrorCode.COUNTER_EXHAUSTED,
+        ErrorCode.TIMEOUT,
+    }
+)
+"""Reasons that are about the bytes of one connection (a damaged frame, a silent link), not
+about who is connecting: a player refused for one of these reconnects with its seat token,
+as after a cut; any other fatal reason (a full table, a bad token...) ends its session."""
+
+
 class ProtocolError(Exception):
     """Base of every error this package raises about a connection or its data."""
 

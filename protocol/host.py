@@ -552,6 +552,8 @@ class TableHost:
         elif isinstance(message, Leave):
             self.log(f"{peer.label} left: {message.reason or 'no reason given'}")
             self._close(peer)
+        elif isinstance(message, Error):
+            self.log(f"{peer.label} reports: {message.text} [{message.code}]")
         # pongs need nothing: any bytes count as a sign of life
 
     def _join(self, peer: Peer, join: Join) -> None:

@@ -18,7 +18,7 @@ from netcards.registry import all_games, get_game
 from protocol.fanout import update_for
 from protocol.messages import decode
 from tests.leaks import card_leaves, foreign_cards, hands_of
-from tests.network.processes import Recorder, bot, host, read_trace
+from tests.network.processes import Relay, bot, host, read_trace
 
 GAMES = sorted(all_games())
 
@@ -94,7 +94,7 @@ def test_nothing_crosses_the_wire_in_cleartext(tmp_path: Path) -> None:
     server, port, _ = host(
         tmp_path, "--game", "via-gladiola", "--players", "2", "--port", "0", "--name", "Zanzibar"
     )
-    relay = Recorder(port)
+    relay = Relay(port)
     try:
         ann = bot(tmp_path, relay.port, "Annabella-Quartz")
         bea = bot(tmp_path, relay.port, "Beatrix-Quokka")
