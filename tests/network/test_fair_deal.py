@@ -24,10 +24,11 @@ import pytest
 
 from netcards.fairdeal import pledge
 from netcards.table import Table
-from protocol.host import HostSettings, TableHost
+from protocol.host import HostSettings, Peer, TableHost
 from protocol.identity import IdentityKey
 from protocol.seat_tokens import SeatTokens
-from tests.network.processes import Proc, bot, spawn, wait_for
+from protocol.settings import data_dir
+from tests.network.processes import Proc, bot, read_trace, spawn, wait_for
 
 HOST_SEAT = 2
 """In these tables seat 2 belongs to the host: its bot, or its own player."""
@@ -59,6 +60,11 @@ class Cheat(TableHost):
             self._maybe_deal()
             return
         super()._deal()
+
+    def _catch_up(self, peer: Peer) -> None:
+        if self.cheat == "rewrite_on_rejoin" and self.table.phase == "playing":
+            self.table.host_part = os.urandom(32)  # told only to a player who comes back
+        super()._catch_up(peer)
 
     def _after_action(self, events: list[Any]) -> None:
         if self.cheat == "swap_draw_pile" and len(self.table.actions) == 3:
@@ -167,3 +173,46 @@ async def test_an_honest_host_is_verified_by_every_player_including_its_own(
         assert proc.popen.returncode == 0, proc.stdout() + proc.stderr()
         assert "deal verified" in proc.stdout()
     assert sorted(server.table.contributions()) == [0, 1, HOST_SEAT], "every player took part"
+
+
+@pytest.mark.parametrize("kept_notes", [True, False], ids=["notes-kept", "notes-lost"])
+async def test_a_restarted_player_holds_the_host_to_the_deal_it_saw(
+    tmp_path: Path, kept_notes: bool
+) -> None:
+    """A player's program dies mid-game and starts again. With the notes it kept next to its
+    seat token it refuses a host that now shows it another commitment; a program that lost
+    its notes can only check the replay, and says so."""
+    table = Table.create("via-gladiola", 3, {}, name="t", host_part=os.urandom(32))
+    table.add_bot("random", HOST_SEAT)
+    server = Cheat(table, IdentityKey.generate(os.urandom), settings=HostSettings(grace=1))
+    server.cheat = "rewrite_on_rejoin" if kept_notes else "honest"
+    port = await server.start()
+    address = f"127.0.0.1:{port}"
+    trace = tmp_path / "ann.jsonl"
+    try:
+        ann = bot(
+            tmp_path, port, "Ann", "--level", "random", "--delay", "0.05", "--log", str(trace)
+        )
+        bea = bot(tmp_path, port, "Bea", "--level", "random", "--delay", "0.05")
+        await asyncio.to_thread(
+            wait_for, lambda: len(read_trace(trace)) >= 12, 60, "the game to get going"
+        )
+        ann.kill()
+        tokens = SeatTokens(data_dir() / "seats")
+        assert tokens.load_deal(address, "Ann") is not None, "the notes were kept"
+        if not kept_notes:
+            token = tokens.load(address, "Ann")
+            assert token is not None
+            tokens.save(address, "Ann", token)  # the token alone, as an older release kept it
+        again = spawn(tmp_path, "Ann-again", "bot", address, "--name", "Ann", "--level", "random")
+        await asyncio.to_thread(again.wait)
+        await asyncio.to_thread(bea.wait)
+    finally:
+        await server.close()
+    out = again.stdout()
+    if kept_notes:
+        assert "deal NOT verified: the host's commitment in 'start' is not the one" in out, out
+        assert "result " not in out
+        assert "deal NOT verified: the host's seed part does not match" in bea.stdout()
+    else:
+        assert "deal verified" in out and "note: we did not see the deal being made" in out, out

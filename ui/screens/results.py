@@ -10,6 +10,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Static
 
+from netcards.fairdeal import Verdict
 from protocol.client import DealChecked, Failed
 from ui.games import screen_class
 from ui.i18n import N_, _
@@ -71,27 +72,30 @@ class ResultsScreen(Screen[None]):
                 Text("\n".join(screen.result_lines(outcome, names, client.config)))
             )
         if client.verdict is not None:
-            self.show_verdict(client.verdict.ok, client.verdict.problems)
+            self.show_verdict(client.verdict)
         self.query_one("#again", Button).focus()
 
-    def show_verdict(self, ok: bool, problems: list[str]) -> None:
-        verdict = self.query_one("#verdict", Static)
-        if ok:
-            verdict.update(
-                Text(
-                    _(
-                        "✓ deal verified: the host could not choose the cards, and every move checks out"
-                    ),
-                    style="bold green",
-                )
+    def show_verdict(self, verdict: Verdict) -> None:
+        shown = self.query_one("#verdict", Static)
+        if verdict.ok:
+            text = Text(
+                _(
+                    "✓ deal verified: the host could not choose the cards, and every move checks out"
+                ),
+                style="bold green",
             )
+            for caveat in verdict.caveats:  # what could not be checked, say for a late spectator
+                text.append("\n" + caveat, style="dim")
+            shown.update(text)
         else:
-            verdict.update(Text(_("✗ deal NOT verified: ") + "; ".join(problems), style="bold red"))
+            shown.update(
+                Text(_("✗ deal NOT verified: ") + "; ".join(verdict.problems), style="bold red")
+            )
 
     def on_session_notice(self, message: SessionNotice) -> None:
         notice = message.notice
         if isinstance(notice, DealChecked):
-            self.show_verdict(notice.verdict.ok, notice.verdict.problems)
+            self.show_verdict(notice.verdict)
         elif isinstance(notice, Failed) and self.session.client.verdict is None:
             self.query_one("#verdict", Static).update(
                 _("The deal could not be checked: {why}").format(why=notice.reason)
