@@ -543,10 +543,8 @@ class TableHost:
             self._say(peer, message)
         elif isinstance(message, Ready):
             self._ready(peer, message)
-        elif isinstance(message, Pledge):
-            self._pledge(peer, message)
-        elif isinstance(message, Contribute):
-            self._contribute(peer, message)
+        elif isinstance(message, Pledge | Contribute):
+            self._deal_message(peer, message)
         elif isinstance(message, AddBot | RemoveBot | SetOptions):
             self._owner_request(peer, message)
         elif isinstance(message, Leave):
@@ -740,17 +738,23 @@ class TableHost:
             self._deal_timer.cancel()
         self._deal_timer = asyncio.get_running_loop().call_later(delay, then)
 
-    def _pledge(self, peer: Peer, message: Pledge) -> None:
-        if self.round is None or peer.seat is None:
-            self._refuse(peer, ErrorCode.UNEXPECTED_MESSAGE, "no pledge was asked for")
-            return
+    def _deal_message(self, peer: Peer, message: Pledge | Contribute) -> None:
+        """A pledge, or a part, for the round being made; the round moves on once all are in."""
+        round_ = self.round
         try:
-            self.round.pledge(peer.seat, message.commitment)
+            if round_ is None or peer.seat is None:
+                raise DealRefusal("no deal is being made now")
+            if isinstance(message, Pledge):
+                round_.pledge(peer.seat, message.commitment)
+            else:
+                round_.reveal(peer.seat, message.part)
         except DealRefusal as exc:
             self._refuse(peer, ErrorCode.UNEXPECTED_MESSAGE, str(exc))
             return
-        if self.round.all_pledged:
+        if round_.stage == "pledging" and round_.all_pledged:
             self._close_pledges()
+        elif round_.all_revealed:
+            self._deal()
 
     def _close_pledges(self) -> None:
         """Publish every pledge made so far; from now on players may reveal their parts."""
@@ -767,18 +771,6 @@ class TableHost:
             self._deal()
         else:
             self._set_deal_timer(self.settings.contribute_timeout, self._reveals_late)
-
-    def _contribute(self, peer: Peer, contribute: Contribute) -> None:
-        if self.round is None or peer.seat is None:
-            self._refuse(peer, ErrorCode.UNEXPECTED_MESSAGE, "no seed contribution was asked for")
-            return
-        try:
-            self.round.reveal(peer.seat, contribute.part)
-        except DealRefusal as exc:
-            self._refuse(peer, ErrorCode.UNEXPECTED_MESSAGE, str(exc))
-            return
-        if self.round.all_revealed:
-            self._deal()
 
     def _reveals_late(self) -> None:
         if self.round is not None and not self.round.all_revealed:
