@@ -170,6 +170,8 @@ class TableHost:
         self.peers: dict[int, Peer] = {}
         self.seq = len(table.actions)
         self.round: DealRound | None = None
+        self._withheld: set[str] = set()
+        """Seat tokens of players who pledged and did not reveal in time: not asked again."""
         self.finished = asyncio.Event()
         self.port = 0
         self._numbers = 0
@@ -717,7 +719,9 @@ class TableHost:
         if self.dealing or table.phase != "lobby" or table.start_problem() is not None:
             return
         asked = {
-            p.seat for p in self.peers.values() if p.seat is not None and p.joined and not p.closed
+            p.seat
+            for p in self.peers.values()
+            if p.seat is not None and p.joined and not p.closed and p.token not in self._withheld
         }
         self.round = DealRound(asked)
         self._to_everyone(self._commit_message(self.round))
@@ -773,8 +777,12 @@ class TableHost:
             self._set_deal_timer(self.settings.contribute_timeout, self._reveals_late)
 
     def _reveals_late(self) -> None:
+        """Seats that pledged and kept their part to themselves lose their say in this table's
+        deal (else one player could hold the table back for ever); the round is made again."""
         if self.round is not None and not self.round.all_revealed:
-            names = ", ".join(self.table.seats[s].name for s in self.round.missing())
+            late = self.round.missing()
+            self._withheld.update(t for t in (self.table.seats[s].token for s in late) if t)
+            names = ", ".join(self.table.seats[s].name for s in late)
             self._call_off(f"{names} did not reveal their seed part in time")
 
     def _call_off(self, reason: str) -> None:
@@ -785,6 +793,7 @@ class TableHost:
         self.log(f"the deal is off: {reason}")
         self._notice("deal_off", reason=reason)
         self._broadcast_lobby()
+        self._maybe_deal()  # at once, if the table is still full and ready
 
     def _deal(self) -> None:
         round_ = self.round

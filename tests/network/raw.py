@@ -27,6 +27,8 @@ class Raw:
     writer: asyncio.StreamWriter
     conn: ClientConnection
     messages: list[Message] = field(default_factory=list)
+    taken: int = 0
+    """How many of `messages` `message()` has returned."""
     received: bytearray = field(default_factory=bytearray)
     """Every byte the host sent, as someone on the network would capture it."""
 
@@ -62,15 +64,15 @@ class Raw:
         await self.writer.drain()
 
     async def message(self, timeout: float = 10) -> Message:
-        """The next message from the host."""
+        """The next message from the host that this method has not returned yet."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        seen = len(self.messages)
-        while len(self.messages) == seen:
+        while self.taken == len(self.messages):
             events = await self._pump(max(0.01, deadline - loop.time()))
             if any(isinstance(e, ConnectionClosed) for e in events):
                 raise ConnectionError("the host closed the connection")
-        return self.messages[seen]
+        self.taken += 1
+        return self.messages[self.taken - 1]
 
     def host_hello(self) -> HostHello:
         """The host's plaintext hello, read back from the captured bytes."""

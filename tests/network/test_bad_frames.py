@@ -27,8 +27,8 @@ def test_a_damaged_frame_means_a_reconnection_and_the_game_goes_on(
     )  # fmt: skip
     relay = Relay(port, tamper)
     try:
-        ann = bot(tmp_path, relay.port, "Ann", "--delay", "0.02")
-        bea = bot(tmp_path, port, "Bea", "--delay", "0.02")
+        ann = bot(tmp_path, relay.port, "Ann")
+        bea = bot(tmp_path, port, "Bea")
         assert ann.wait() == 0, ann.stderr()
         assert bea.wait() == 0 and server.wait() == 0
     finally:

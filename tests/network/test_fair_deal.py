@@ -26,9 +26,11 @@ from netcards.fairdeal import pledge
 from netcards.table import Table
 from protocol.host import HostSettings, Peer, TableHost
 from protocol.identity import IdentityKey
+from protocol.messages import Commit, Join, Message, Pledge, Ready, Seated, Start
 from protocol.seat_tokens import SeatTokens
 from protocol.settings import data_dir
 from tests.network.processes import Proc, bot, read_trace, spawn, wait_for
+from tests.network.raw import Raw, connect
 
 HOST_SEAT = 2
 """In these tables seat 2 belongs to the host: its bot, or its own player."""
@@ -216,3 +218,48 @@ async def test_a_restarted_player_holds_the_host_to_the_deal_it_saw(
         assert "deal NOT verified: the host's seed part does not match" in bea.stdout()
     else:
         assert "deal verified" in out and "note: we did not see the deal being made" in out, out
+
+
+async def test_a_player_who_keeps_its_part_cannot_hold_the_table_back(tmp_path: Path) -> None:
+    """A player pledges and never reveals: the round is called off and made again without it
+    (the host says so), the game is played, and the honest player's check reports that the
+    deal was made again after its part was known (whoever withheld could have chosen)."""
+    table = Table.create("via-gladiola", 3, {}, name="t", host_part=os.urandom(32))
+    table.add_bot("random", HOST_SEAT)
+    lines: list[str] = []
+    server = TableHost(
+        table,
+        IdentityKey.generate(os.urandom),
+        settings=HostSettings(contribute_timeout=0.5, grace=0.3),
+        log=lines.append,
+    )
+    port = await server.start()
+    silent = await connect(port)
+    try:
+        await silent.handshake()
+        await silent.send(Join("Silent", None, False))
+        seated = await _next(silent, Seated)
+        assert isinstance(seated, Seated) and seated.seat is not None
+        await silent.send(Ready(True))
+        ann = bot(tmp_path, port, "Ann", "--level", "random")
+        await _next(silent, Commit)
+        await silent.send(Pledge(pledge(seated.seat, os.urandom(32))))  # and never a part
+        await _next(silent, Start, timeout=30)  # the deal was made again, without it
+        silent.close()  # gone: a stand-in plays its seat
+        await asyncio.to_thread(ann.wait)
+    finally:
+        silent.close()
+        await server.close()
+        if "ann" in locals():
+            ann.kill()
+    assert any("Silent did not reveal their seed part in time" in line for line in lines)
+    out = ann.stdout()
+    assert "result " in out, out + ann.stderr()
+    assert "deal NOT verified: the deal was made again 1 time(s)" in out, out
+
+
+async def _next(raw: Raw, kind: type[Message], timeout: float = 10) -> Message:
+    while True:
+        message = await raw.message(timeout)
+        if isinstance(message, kind):
+            return message
