@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import os
 import time
 from collections.abc import Callable
@@ -404,10 +405,10 @@ class TableHost:
         if self.throttle.refused(ip, now):
             text = (
                 "too many wrong passwords from your address: it is refused for "
-                f"{wait / 60:.0f} more minute(s)"
+                f"{math.ceil(wait / 60)} more minute(s)"
             )
         else:
-            text = f"too many wrong passwords from your address: try again in {wait:.0f} s"
+            text = f"too many wrong passwords from your address: try again in {math.ceil(wait)} s"
         return text, {"retry_after_ms": max(1, round(wait * 1000))}
 
     async def _judge_password(self, peer: Peer, salt: bytes) -> None:
