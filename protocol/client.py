@@ -116,9 +116,9 @@ class ChatLine:
 
 @dataclass(frozen=True)
 class TableSays:
-    """A notice from the table itself (see protocol.notices for the codes). One code comes
-    from this client, not the host: `taken_back`, when the host came back from a crash
-    without the last `count` actions it had announced (they are decided again)."""
+    """A notice from the table itself (see protocol.notices for the codes). `taken_back` is
+    worded by this client: the host came back from a crash without the last `count` actions we
+    had seen (they are decided again)."""
 
     code: str
     args: dict[str, Any]
@@ -232,6 +232,7 @@ class TableClient:
         self._conn: ClientConnection | None = None
         self._writer: asyncio.StreamWriter | None = None
         self._contributions: dict[int, bytes] = {}
+        self._told_taken_back: set[int] = set()
         self._audit: list[tuple[int, dict[str, Any]]] = []
         self._audit_part: bytes | None = None
         self._audit_seed: bytes | None = None
@@ -453,8 +454,6 @@ class TableClient:
                 self.log = []
             self.log.extend(message.events)
         elif isinstance(message, Snapshot):
-            if message.seq < self.seq:  # the host restarted without the last actions we saw
-                self._notify_table("taken_back", count=self.seq - message.seq)
             self.view, self.to_act, self.seq = message.view, message.to_act, message.seq
             self.awaiting = False
             self._notify(ViewChanged(()))
@@ -468,6 +467,8 @@ class TableClient:
             line = ChatLine(message.seat, message.name, message.text)
             self.chat.append(line)
             self._notify(line)
+        elif isinstance(message, TableNotice) and message.code == "taken_back":
+            self._taken_back(message.args.get("seq"))
         elif isinstance(message, TableNotice):
             self._notify_table(message.code, **message.args)
         elif isinstance(message, Clock):
@@ -492,6 +493,15 @@ class TableClient:
             self._on_audit(message)
         elif isinstance(message, Leave):
             raise ConnectionError(f"the host left: {message.reason or 'no reason given'}")
+
+    def _taken_back(self, first: object) -> None:
+        """The host came back from a crash without action `first` and those after it: if we
+        saw them, our user hears that they are taken back (they will be decided again)."""
+        if type(first) is not int or first < 1 or first in self._told_taken_back:
+            return
+        if self.seq >= first:
+            self._told_taken_back.add(first)
+            self._notify_table("taken_back", count=self.seq - first + 1)
 
     async def _witness(self, message: Commit | Pledges | Start) -> None:
         """The deal being made: pledge, reveal, then hold the host to what we saw."""

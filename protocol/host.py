@@ -171,6 +171,9 @@ class TableHost:
         self.peers: dict[int, Peer] = {}
         self.seq = len(table.actions)
         self.round: DealRound | None = None
+        self.taken_back_from: int | None = None
+        """Set when resuming from a journal whose last action was torn: that action's number.
+        Everyone who comes back is told, so that whoever had seen it knows it is taken back."""
         self._withheld: set[str] = set()
         """Seat tokens of players who pledged and did not reveal in time: not asked again."""
         self.finished = asyncio.Event()
@@ -624,6 +627,8 @@ class TableHost:
                 if self.round.stage == "revealing":
                     self._send(peer, self._pledges_message(self.round))
             return
+        if self.taken_back_from is not None:  # before `start`, while it still has its old seq
+            self._send(peer, TableNotice("taken_back", {"seq": self.taken_back_from}))
         self._send(peer, self._start_message(peer.seat))
         for chunk in history_messages(table.history(peer.seat)):
             self._send(peer, chunk)

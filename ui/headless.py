@@ -85,11 +85,6 @@ async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
         err.write(f"host: {line}\n")
         err.flush()
 
-    if journal.repaired:
-        log(
-            f"the journal ended in a torn record ({journal.repaired} bytes, cut off): the last "
-            "action is taken back and will be decided again"
-        )
 
     host = TableHost(
         plan.table,
@@ -101,6 +96,12 @@ async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
         journal=journal,
         log=log,
     )
+    if journal.repaired and plan.table.phase != "lobby":
+        host.taken_back_from = len(plan.table.actions) + 1
+        log(
+            f"the journal ended in a torn record ({journal.repaired} bytes, cut off): action "
+            f"{host.taken_back_from} is taken back and will be decided again"
+        )
     port = await host.start(plan.bind, plan.port)
     if not plan.resumed:
         journal.append({"type": "listen", "port": port})
