@@ -130,6 +130,7 @@ class HostRefused:
     code: str
     text: str
     fatal: bool
+    detail: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -233,6 +234,7 @@ class TableClient:
         self._done = asyncio.Event()
         self._ever_connected = False
         self._down_since: float | None = None
+        self._acted_at: int | None = None
 
     # -- what a player does ------------------------------------------------------------------------
 
@@ -265,6 +267,7 @@ class TableClient:
     async def act(self, action: GameAction | dict[str, Any]) -> None:
         data = action if isinstance(action, dict) else self._game().encode_action(action)
         self.awaiting = True
+        self._acted_at = self.seq
         try:
             await self._send(Action(self.seq, data))
         except ConnectionError:
@@ -459,8 +462,13 @@ class TableClient:
             self.clock = {e.seat: now + e.ms / 1000 for e in message.left}
             self._notify(ClockChanged())
         elif isinstance(message, Error):
-            self.awaiting = False
-            self._notify(HostRefused(message.code, message.text, message.fatal))
+            if message.detail.get("seq", self._acted_at) == self._acted_at:
+                # Our latest move was refused (a refusal naming an older one leaves it waiting).
+                # The host sent every update before its refusal, so the view is the fresh one.
+                self.awaiting = False
+            self._notify(
+                HostRefused(message.code, message.text, message.fatal, dict(message.detail))
+            )
             if message.fatal:
                 raise Fatal(f"the host refused: {message.text}")
         elif isinstance(message, Result):

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from netcards.errors import GameError
+from netcards.errors import FutureMove, GameError, StaleMove
 from netcards.game import Outcome
 from netcards.table import LobbyError, Table
 from protocol.crypto import TablePassword
@@ -389,8 +389,16 @@ class TableHost:
 
     # -- messages ---------------------------------------------------------------------------------
 
-    def _refuse(self, peer: Peer, code: ErrorCode, text: str, *, fatal: bool = False) -> None:
-        self._send(peer, Error(code.value, text[:500], fatal, {}))
+    def _refuse(
+        self,
+        peer: Peer,
+        code: ErrorCode,
+        text: str,
+        *,
+        fatal: bool = False,
+        detail: dict[str, Any] | None = None,
+    ) -> None:
+        self._send(peer, Error(code.value, text[:500], fatal, detail or {}))
         if fatal:
             self._close(peer)
             return
@@ -651,11 +659,19 @@ class TableHost:
         if table.phase != "playing":
             self._refuse(peer, ErrorCode.NOT_ALLOWED, "no game is being played")
             return
-        if message.seq > self.seq:
-            self._refuse(peer, ErrorCode.ILLEGAL_ACTION, f"there is no update {message.seq} yet")
-            return
         try:
-            events = table.submit(peer.seat, message.action)
+            events = table.submit(peer.seat, message.action, seen=message.seq)
+        except (StaleMove, FutureMove) as exc:
+            # Every update up to `latest` went out before this refusal: the player's view is
+            # already the fresh one.
+            code = ErrorCode.STALE_SEQ if isinstance(exc, StaleMove) else ErrorCode.FUTURE_SEQ
+            detail = {
+                "seq": message.seq,
+                "latest": self.seq,
+                "asked_at": table.decision_asked_at(peer.seat),
+            }
+            self._refuse(peer, code, str(exc), detail=detail)
+            return
         except GameError as exc:
             self._refuse(peer, ErrorCode.ILLEGAL_ACTION, str(exc))
             return
