@@ -134,6 +134,14 @@ class HostRefused:
 
 
 @dataclass(frozen=True)
+class TokenRefused:
+    """The host knows no seat for our resume token (one saved from an earlier table at this
+    address): the client has dropped it and joins again at once as a new player."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class GameOver:
     outcome: Outcome
 
@@ -161,6 +169,7 @@ Notice = (
     | TableSays
     | ClockChanged
     | HostRefused
+    | TokenRefused
     | GameOver
     | DealChecked
     | Failed
@@ -169,6 +178,10 @@ Notice = (
 
 class Fatal(Exception):
     """Stop for good: reconnecting would not help."""
+
+
+class JoinAgain(Exception):
+    """Connect again at once (the host refused our seat token: we join as a new player)."""
 
 
 @dataclass
@@ -326,6 +339,8 @@ class TableClient:
                 self._notify(Failed(str(exc)))
                 self._done.set()
                 return
+            except JoinAgain:
+                continue
             except (OSError, TimeoutError, ProtocolError, asyncio.IncompleteReadError) as exc:
                 reason = _describe(exc)
             finally:
@@ -461,6 +476,10 @@ class TableClient:
             self.turn_clock_ms = message.per_turn_ms
             self.clock = {e.seat: now + e.ms / 1000 for e in message.left}
             self._notify(ClockChanged())
+        elif isinstance(message, Error) and message.code == "bad_token" and self.token:
+            self.token = None
+            self._notify(TokenRefused(message.text))
+            raise JoinAgain()
         elif isinstance(message, Error):
             if message.detail.get("seq", self._acted_at) == self._acted_at:
                 # Our latest move was refused (a refusal naming an older one leaves it waiting).

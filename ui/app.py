@@ -16,7 +16,7 @@ from typing import Any
 from textual.app import App
 from textual.binding import Binding
 
-from protocol.client import Failed, SeatTaken
+from protocol.client import Failed, SeatTaken, TokenRefused
 from protocol.seat_tokens import SeatTokens
 from protocol.settings import data_dir
 from ui.games import screen_class
@@ -241,6 +241,8 @@ class NetcardsApp(App[None]):
             client = session.client
             if client.token is not None and not client.spectator:
                 SeatTokens(data_dir() / "seats").save(client.address, client.name, client.token)
+        if isinstance(notice, TokenRefused) and session is not None:
+            SeatTokens(data_dir() / "seats").forget(session.client.address, session.client.name)
         if self.screen_stack:
             self.screen.post_message(SessionNotice(notice))
 

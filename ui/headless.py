@@ -33,6 +33,7 @@ from protocol.client import (
     SeatTaken,
     TableClient,
     TableSays,
+    TokenRefused,
     ViewChanged,
 )
 from protocol.discovery import discover
@@ -208,6 +209,9 @@ async def run_bot(
             elif isinstance(notice, ViewChanged):
                 refusals = 0
                 await play()
+            elif isinstance(notice, TokenRefused):
+                tokens.forget(address, name)
+                err.write(f"{name}: {notice.text}; joining as a new player\n")
             elif isinstance(notice, HostRefused):
                 err.write(f"{name}: the host refused: {notice.text}\n")
                 refusals += 1
