@@ -77,7 +77,8 @@ class Table:
     state: Any = None
     seed: bytes = b""
     actions: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
-    events: list[Event] = field(default_factory=list)
+    steps: list[list[Event]] = field(default_factory=list)
+    """The events of each action, in order: step n (from 1) is what update n told the table."""
     asked_at: dict[int, int] = field(default_factory=dict)
     """Seat -> the update (number of actions so far) that asked it its current decision."""
 
@@ -290,7 +291,7 @@ class Table:
         before = self.game.to_act(self.state)
         events = self.game.apply(self.state, seat, action)
         self.actions.append((seat, self.game.encode_action(action)))
-        self.events.extend(events)
+        self.steps.append(events)
         if self.game.outcome(self.state) is not None:
             self.phase = "over"
         self._track_decisions(seat, before)
@@ -341,8 +342,16 @@ class Table:
         return [self.game.encode_action(a) for a in self.game.legal_actions(self.state, seat)]
 
     def history(self, seat: int | None) -> list[dict[str, Any]]:
-        """Every event so far as `seat` saw it: what a rejoining player is sent again."""
-        return [e.for_seat(seat) for e in self.events]
+        """Every event so far as `seat` saw it, in one list (a bot's memory of the game)."""
+        return [e.for_seat(seat) for events in self.steps for e in events]
+
+    def history_steps(self, seat: int | None) -> list[tuple[int, int, list[dict[str, Any]]]]:
+        """(update number, actor, events as `seat` saw them) for every action so far: what a
+        rejoining player is sent again, numbered so it matches the end-of-game audit."""
+        return [
+            (n, actor, [e.for_seat(seat) for e in events])
+            for n, ((actor, _), events) in enumerate(zip(self.actions, self.steps, strict=True), 1)
+        ]
 
     def outcome(self) -> Outcome | None:
         return None if self.state is None else self.game.outcome(self.state)

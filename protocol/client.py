@@ -221,6 +221,8 @@ class TableClient:
     awaiting: bool = False
     """An action of ours is on its way: do not act again until the host applied or refused it."""
     log: list[dict[str, Any]] = field(default_factory=list)
+    steps: list[tuple[int, tuple[dict[str, Any], ...]]] = field(default_factory=list)
+    """(update number, its events) for every update so far: the log, numbered for the audit."""
     chat: list[ChatLine] = field(default_factory=list)
     notices: list[TableSays] = field(default_factory=list)
     clock: dict[int, float] = field(default_factory=dict)
@@ -451,8 +453,10 @@ class TableClient:
             self._on_start(message)
         elif isinstance(message, History):
             if message.offset == 0:
-                self.log = []
-            self.log.extend(message.events)
+                self.log, self.steps = [], []
+            for step in message.steps:
+                self.steps.append((step.seq, step.events))
+                self.log.extend(step.events)
         elif isinstance(message, Snapshot):
             self.view, self.to_act, self.seq = message.view, message.to_act, message.seq
             self.awaiting = False
@@ -461,6 +465,7 @@ class TableClient:
             self.view, self.to_act, self.seq = message.view, message.to_act, message.seq
             if message.actor == self.seat:
                 self.awaiting = False
+            self.steps.append((message.seq, message.events))
             self.log.extend(message.events)
             self._notify(ViewChanged(message.events))
         elif isinstance(message, Chat):
@@ -540,7 +545,7 @@ class TableClient:
             contributions=self._contributions,
             my_contribution=self._my_part,
             actions=self._audit,
-            received=self.log,
+            received=self.steps,
         )
         self._notify(DealChecked(self.verdict))
         self._done.set()

@@ -453,10 +453,10 @@ class TableHost:
                     self._close(other)
             peer.seat, peer.token = seat.index, seat.token
             self._cancel_grace(seat.index)
-            if table.phase == "playing":
-                self._notice("back", seat=seat.index, name=seat.name)
             owner = seat.token == self.owner_token
             self._send(peer, Seated(seat.index, join.resume, True, owner))
+            if table.phase == "playing":
+                self._notice("back", seat=seat.index, name=seat.name)
             self.log(f"{peer.label} is back in seat {seat.index}")
             self._broadcast_lobby()
             self._catch_up(peer)
@@ -483,7 +483,7 @@ class TableHost:
                 self._send(peer, Commit(table.commit, tuple(sorted(self.asked))))
             return
         self._send(peer, self._start_message(peer.seat))
-        for chunk in history_messages(table.history(peer.seat)):
+        for chunk in history_messages(table.history_steps(peer.seat)):
             self._send(peer, chunk)
         self._send(peer, snapshot_for(table.game, table.state, self.seq, peer.seat))
         if table.phase == "over":

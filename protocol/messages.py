@@ -339,10 +339,19 @@ class Snapshot(Message):
     to_act: Annotated[tuple[int, ...], Seq(SEAT, MAX_SEATS)]
 
 
+@dataclass(frozen=True, slots=True)
+class HistoryStep:
+    """One past update, as this seat saw it: its number, who acted, the events."""
+
+    seq: Annotated[int, COUNT]
+    actor: Annotated[int, SEAT]
+    events: Annotated[tuple[dict[str, Any], ...], Seq(Data())]
+
+
 @message
 @dataclass(frozen=True, slots=True)
 class History(Message):
-    """Every event so far as this seat saw it, in chunks that fit a frame; sent before the
+    """Every update so far as this seat saw it, in chunks that fit a frame; sent before the
     `snapshot` to a player who rejoins, so its log (and its end-of-game check) is whole again."""
 
     TYPE: ClassVar[str] = "history"
@@ -350,7 +359,7 @@ class History(Message):
     PHASE: ClassVar[Phase] = "session"
     offset: Annotated[int, COUNT]
     total: Annotated[int, COUNT]
-    events: Annotated[tuple[dict[str, Any], ...], Seq(Data())]
+    steps: Annotated[tuple[HistoryStep, ...], Seq(Record(HistoryStep))]
 
 
 @message

@@ -31,6 +31,7 @@ from protocol.messages import (
     Contribution,
     Error,
     History,
+    HistoryStep,
     Join,
     Leave,
     Lobby,
@@ -205,7 +206,7 @@ def one_of_each() -> list[Message]:
         Action(12, {"kind": "walk", "card": 17}),
         Update(13, 0, EVENTS, VIEW, (2,)),
         Update(14, 0, (), VIEW, (1,)),
-        History(0, 2, EVENTS),
+        History(0, 2, (HistoryStep(13, 0, EVENTS), HistoryStep(14, 0, ()))),
         Snapshot(14, VIEW, (1,)),
         Result(
             {

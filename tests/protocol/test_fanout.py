@@ -169,7 +169,11 @@ def test_snapshots_and_audit_fit_and_round_trip(game: Game[Any]) -> None:
         assert len(pack(encode(a))) <= MAX_PLAINTEXT
         assert a.total == len(entries)
     assert [e.action for e in entries[: len(actions)]] == [a for _, a in actions]
-    events = [{"kind": "walk", "seat": 1, "card": c % 49} for c in range(9000)]
-    chunks = history_messages(events)
-    assert len(chunks) > 1 and [e for h in chunks for e in h.events] == events
+    steps = [(n, n % 3, [{"kind": "walk", "seat": 1, "card": n % 49}]) for n in range(1, 9001)]
+    chunks = history_messages(steps)
+    got = [(s.seq, s.actor, list(s.events)) for h in chunks for s in h.steps]
+    assert len(chunks) > 1 and got == steps
+    assert [h.offset for h in chunks] == [
+        sum(len(c.steps) for c in chunks[:i]) for i in range(len(chunks))
+    ]
     assert all(len(pack(encode(h))) <= MAX_PLAINTEXT and h.total == 9000 for h in chunks)
