@@ -215,6 +215,8 @@ class TableClient:
     game: Game[Any] | None = None
     config: TableConfig | None = None
     names: tuple[str, ...] = ()
+    cards: list[dict[str, Any]] = field(default_factory=list)
+    """The table's card catalogue from `start`: entry i describes card id i."""
     view: dict[str, Any] | None = None
     to_act: tuple[int, ...] = ()
     seq: int = 0
@@ -518,6 +520,7 @@ class TableClient:
                 f"{game.rules_version}: both need the same release"
             )
         self.game, self.config, self.names = game, config, start.names
+        self.cards = [dict(c) for c in start.cards]
         self.seat = start.seat
         self._commitment = start.commitment
         self._contributions = {c.seat: c.part for c in start.contributions}

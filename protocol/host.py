@@ -647,6 +647,7 @@ class TableHost:
             seat,
             table.commit,
             tuple(Contribution(s, part) for s, part in sorted(table.contributions().items())),
+            tuple(table.game.cards(table.config)),
         )
 
     # -- play ---------------------------------------------------------------------------------------

@@ -284,7 +284,8 @@ class Contribution:
 @message
 @dataclass(frozen=True, slots=True)
 class Start(Message):
-    """The game begins: the table config, who sits where, and every published seed part."""
+    """The game begins: the table config, who sits where, every published seed part, and the
+    card catalogue (every card of this table's deck, by id), so a client needs no deck file."""
 
     TYPE: ClassVar[str] = "start"
     SENDER: ClassVar[Sender] = "host"
@@ -297,6 +298,7 @@ class Start(Message):
     seat: Annotated[int | None, Opt(SEAT)]
     commitment: Annotated[bytes, KEY32]
     contributions: Annotated[tuple[Contribution, ...], Seq(Record(Contribution), MAX_SEATS)]
+    cards: Annotated[tuple[dict[str, Any], ...], Seq(Data())]
 
 
 @message

@@ -202,6 +202,7 @@ def one_of_each() -> list[Message]:
             0,
             b"\x03" * 32,
             (part,),
+            ({"id": 0, "kind": "distance", "value": 1, "blisters": 3},),
         ),
         Action(12, {"kind": "walk", "card": 17}),
         Update(13, 0, EVENTS, VIEW, (2,)),
