@@ -117,6 +117,7 @@ class TableHost:
         settings: HostSettings | None = None,
         journal: JournalWriter | None = None,
         owner_token: bytes | None = None,
+        owner_name: str | None = None,
         log: Log | None = None,
         random_bytes: Callable[[int], bytes] = os.urandom,
     ) -> None:
@@ -125,6 +126,9 @@ class TableHost:
         self.settings = settings or HostSettings()
         self.journal = journal
         self.owner_token = owner_token.hex() if owner_token else None
+        self.owner_name = owner_name
+        """A headless table's owner: the first player to join under this name (while the
+        seat it takes is held, nobody else can become the owner)."""
         self.log: Log = log or (lambda _line: None)
         self.random_bytes = random_bytes
         self.password = (
@@ -362,8 +366,11 @@ class TableHost:
         if peer.seat is not None and peer.token is not None:
             if any(p.seat == peer.seat and p.joined for p in self.peers.values()):
                 return  # the seat has a newer connection already
-            if self.table.phase == "lobby" and peer.token != self.owner_token:
+            named_owner = self.owner_name is not None and peer.token == self.owner_token
+            if self.table.phase == "lobby" and (peer.token != self.owner_token or named_owner):
                 self.table.disconnect(peer.seat)
+                if named_owner:
+                    self.owner_token = None  # the owner may come back under the name
             else:
                 self.table.seats[peer.seat].connected = False
                 if self.table.phase == "playing":
@@ -471,7 +478,11 @@ class TableHost:
             self._refuse(peer, code, f"{exc}; you may join as a spectator", fatal=True)
             return
         peer.seat, peer.token = seat.index, seat.token
-        self._send(peer, Seated(seat.index, token, False, False))
+        owner = self.owner_token is None and seat.name == self.owner_name
+        if owner:
+            self.owner_token = seat.token
+            self.log(f"{seat.name} owns the table")
+        self._send(peer, Seated(seat.index, token, False, owner))
         self.log(f"{peer.label} sits in seat {seat.index}")
         self._broadcast_lobby()
 

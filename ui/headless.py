@@ -74,6 +74,8 @@ class HostPlan:
     discovery_port: int | None
     bot_delay: float = 0.0
     turn_clock: float = 0.0
+    owner: str | None = None
+    """The name under which a joining player owns the table (None: nobody owns it)."""
 
 
 async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
@@ -93,6 +95,7 @@ async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
             grace=plan.grace, bot_delay=plan.bot_delay, turn_clock=plan.turn_clock
         ),
         journal=journal,
+        owner_name=plan.owner,
         log=log,
     )
     port = await host.start(plan.bind, plan.port)
