@@ -18,6 +18,7 @@ check find every card a message holds, whatever its key.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -42,6 +43,7 @@ class Type:
 _TOKEN = re.compile(r'\s*(\[|\]|"[^"]*"|[A-Za-z_][A-Za-z_0-9]*)')
 
 
+@functools.cache
 def parse(text: str) -> Type:
     """A type from its written form; ValueError if it is not well formed."""
     tokens: list[str] = []
