@@ -191,6 +191,14 @@ class Table:
             raise LobbyError("a seed contribution is 32 bytes")
         s.contribution = part
 
+    def use_contributions(self, parts: Mapping[int, bytes]) -> None:
+        """The seed parts of the deal about to start: exactly these seats', nobody else's."""
+        self._lobby_only()
+        for s in self.seats:
+            s.contribution = None
+        for index, part in parts.items():
+            self.contribute(index, part)
+
     def reconfigure(self, game_id: str, players: int, options: Mapping[str, Any]) -> None:
         """Change the game, the player count or the options in the lobby; seated players keep
         their seats, bots beyond the new count leave, and nobody is ready any more."""

@@ -21,6 +21,7 @@ from netcards.errors import FutureMove, GameError, StaleMove
 from netcards.game import Outcome
 from netcards.table import LobbyError, Table
 from protocol.crypto import TablePassword
+from protocol.deal_round import DealRefusal, DealRound
 from protocol.discovery import Responder, TableInfo
 from protocol.errors import ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.events import ConnectionClosed, HandshakeDone, MessageReceived, NeedData
@@ -44,12 +45,15 @@ from protocol.messages import (
     Leave,
     Lobby,
     Message,
+    Pledge,
+    Pledges,
     Ready,
     RemoveBot,
     Result,
     Say,
     Seated,
     SeatInfo,
+    SeatPledge,
     SetOptions,
     Start,
     TableNotice,
@@ -66,6 +70,7 @@ class HostSettings:
     bot_delay: float = 0.0
     handshake_timeout: float = 10.0
     join_timeout: float = 15.0
+    pledge_timeout: float = 10.0
     contribute_timeout: float = 10.0
     queue_limit: int = 512
     max_peers: int = 64
@@ -136,8 +141,7 @@ class TableHost:
         )
         self.peers: dict[int, Peer] = {}
         self.seq = len(table.actions)
-        self.dealing = False
-        self.asked: set[int] = set()
+        self.round: DealRound | None = None
         self.finished = asyncio.Event()
         self.port = 0
         self._numbers = 0
@@ -179,6 +183,8 @@ class TableHost:
             self._close(peer)
         for handle in self._grace.values():
             handle.cancel()
+        if self._deal_timer is not None:
+            self._deal_timer.cancel()
         for seat in list(self._clocks):
             self._stop_clock(seat)
         for clock_task in self._clock_tasks:
@@ -202,6 +208,10 @@ class TableHost:
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline and any(not p.queue.empty() for p in self.peers.values()):
             await asyncio.sleep(0.05)
+
+    @property
+    def dealing(self) -> bool:
+        return self.round is not None
 
     @property
     def outcome(self) -> Outcome | None:
@@ -376,6 +386,10 @@ class TableHost:
                 if self.table.phase == "playing":
                     self._notice("away", seat=peer.seat, name=self.table.seats[peer.seat].name)
                     self._start_grace(peer.seat)
+        problem = self.table.start_problem() if self.round is not None else None
+        if problem is not None:
+            self._call_off(problem)  # tells everyone, the lobby included
+            return
         self._broadcast_lobby()
 
     async def _watch_liveness(self) -> None:
@@ -425,6 +439,8 @@ class TableHost:
             self._say(peer, message)
         elif isinstance(message, Ready):
             self._ready(peer, message)
+        elif isinstance(message, Pledge):
+            self._pledge(peer, message)
         elif isinstance(message, Contribute):
             self._contribute(peer, message)
         elif isinstance(message, AddBot | RemoveBot | SetOptions):
@@ -490,8 +506,10 @@ class TableHost:
         """A (re)joining peer mid-game gets the start, its whole log and a snapshot."""
         table = self.table
         if table.phase == "lobby":
-            if self.dealing and peer.seat in self.asked:
-                self._send(peer, Commit(table.commit, tuple(sorted(self.asked))))
+            if self.round is not None:  # the deal is being made: the joiner witnesses it too
+                self._send(peer, self._commit_message(self.round))
+                if self.round.stage == "revealing":
+                    self._send(peer, self._pledges_message(self.round))
             return
         self._send(peer, self._start_message(peer.seat))
         for chunk in history_messages(table.history_steps(peer.seat)):
@@ -513,16 +531,10 @@ class TableHost:
             self._refuse(peer, ErrorCode.REFUSED, "you are sending chat too fast; slow down")
             return
         peer.chat_allowance -= 1
-        line = Chat(peer.seat, peer.name, say.text)
-        for other in self.peers.values():
-            if other.joined:
-                self._send(other, line)
+        self._to_everyone(Chat(peer.seat, peer.name, say.text))
 
     def _notice(self, code: str, **args: Any) -> None:
-        notice = TableNotice(code, args)
-        for peer in self.peers.values():
-            if peer.joined:
-                self._send(peer, notice)
+        self._to_everyone(TableNotice(code, args))
 
     def _ready(self, peer: Peer, ready: Ready) -> None:
         if peer.seat is None:
@@ -587,53 +599,102 @@ class TableHost:
         )
 
     def _broadcast_lobby(self) -> None:
-        lobby = self.lobby_message()
-        for peer in self.peers.values():
-            if peer.joined:
-                self._send(peer, lobby)
+        self._to_everyone(self.lobby_message())
 
     def _maybe_deal(self) -> None:
+        """Open a deal round once the table is full and ready: commit, then ask for pledges."""
         table = self.table
         if self.dealing or table.phase != "lobby" or table.start_problem() is not None:
             return
-        self.dealing = True
-        self.asked = {
+        asked = {
             p.seat for p in self.peers.values() if p.seat is not None and p.joined and not p.closed
         }
-        commit = Commit(table.commit, tuple(sorted(self.asked)))
-        for peer in self.peers.values():
-            if peer.joined:
-                self._send(peer, commit)
+        self.round = DealRound(asked)
+        self._to_everyone(self._commit_message(self.round))
         self._broadcast_lobby()
-        if not self.asked:
-            self._deal()
+        if not asked:
+            self._close_pledges()
         else:
-            loop = asyncio.get_running_loop()
-            self._deal_timer = loop.call_later(self.settings.contribute_timeout, self._deal)
+            self._set_deal_timer(self.settings.pledge_timeout, self._close_pledges)
 
-    def _contribute(self, peer: Peer, contribute: Contribute) -> None:
-        if not self.dealing or peer.seat not in self.asked:
-            self._refuse(peer, ErrorCode.UNEXPECTED_MESSAGE, "no seed contribution was asked for")
-            return
-        if self.table.seats[peer.seat].contribution is not None:
-            self._refuse(peer, ErrorCode.UNEXPECTED_MESSAGE, "you have contributed already")
-            return
-        self.table.contribute(peer.seat, contribute.part)
-        if all(self.table.seats[s].contribution is not None for s in self.asked):
-            self._deal()
+    def _commit_message(self, round_: DealRound) -> Commit:
+        return Commit(self.table.commit, tuple(sorted(round_.asked)))
 
-    def _deal(self) -> None:
-        if not self.dealing:
-            return
+    def _pledges_message(self, round_: DealRound) -> Pledges:
+        return Pledges(tuple(SeatPledge(s, c) for s, c in sorted(round_.pledges.items())))
+
+    def _set_deal_timer(self, delay: float, then: Callable[[], None]) -> None:
         if self._deal_timer is not None:
             self._deal_timer.cancel()
-        self.dealing = False
+        self._deal_timer = asyncio.get_running_loop().call_later(delay, then)
+
+    def _pledge(self, peer: Peer, message: Pledge) -> None:
+        if self.round is None or peer.seat is None:
+            self._refuse(peer, ErrorCode.UNEXPECTED_MESSAGE, "no pledge was asked for")
+            return
+        try:
+            self.round.pledge(peer.seat, message.commitment)
+        except DealRefusal as exc:
+            self._refuse(peer, ErrorCode.UNEXPECTED_MESSAGE, str(exc))
+            return
+        if self.round.all_pledged:
+            self._close_pledges()
+
+    def _close_pledges(self) -> None:
+        """Publish every pledge made so far; from now on players may reveal their parts."""
+        round_ = self.round
+        if round_ is None or round_.stage != "pledging":
+            return
+        problem = self.table.start_problem()
+        if problem is not None:
+            self._call_off(problem)
+            return
+        round_.close_pledges()
+        self._to_everyone(self._pledges_message(round_))
+        if round_.all_revealed:  # nobody pledged: the host's part alone makes the seed
+            self._deal()
+        else:
+            self._set_deal_timer(self.settings.contribute_timeout, self._reveals_late)
+
+    def _contribute(self, peer: Peer, contribute: Contribute) -> None:
+        if self.round is None or peer.seat is None:
+            self._refuse(peer, ErrorCode.UNEXPECTED_MESSAGE, "no seed contribution was asked for")
+            return
+        try:
+            self.round.reveal(peer.seat, contribute.part)
+        except DealRefusal as exc:
+            self._refuse(peer, ErrorCode.UNEXPECTED_MESSAGE, str(exc))
+            return
+        if self.round.all_revealed:
+            self._deal()
+
+    def _reveals_late(self) -> None:
+        if self.round is not None and not self.round.all_revealed:
+            names = ", ".join(self.table.seats[s].name for s in self.round.missing())
+            self._call_off(f"{names} did not reveal their seed part in time")
+
+    def _call_off(self, reason: str) -> None:
+        """This round is over without a deal; the next one starts with a new commit."""
+        if self._deal_timer is not None:
+            self._deal_timer.cancel()
+        self.round = None
+        self.log(f"the deal is off: {reason}")
+        self._notice("deal_off", reason=reason)
+        self._broadcast_lobby()
+
+    def _deal(self) -> None:
+        round_ = self.round
+        if round_ is None or not round_.all_revealed:
+            return
         table = self.table
         problem = table.start_problem()
         if problem is not None:  # someone left while we waited
-            self._notice("deal_off", reason=problem)
-            self._broadcast_lobby()
+            self._call_off(problem)
             return
+        if self._deal_timer is not None:
+            self._deal_timer.cancel()
+        self.round = None
+        table.use_contributions(round_.parts)
         table.start()
         if self.journal is not None:
             self.journal.append(table.journal_start())
@@ -646,6 +707,11 @@ class TableHost:
         self._broadcast_lobby()
         self._schedule_bots()
         self._sync_clock()
+
+    def _to_everyone(self, message: Message) -> None:
+        for peer in self.peers.values():
+            if peer.joined:
+                self._send(peer, message)
 
     def _start_message(self, seat: int | None) -> Start:
         table = self.table
@@ -779,10 +845,7 @@ class TableHost:
             ClockEntry(s, max(0, int((deadline - now) * 1000)))
             for s, (_, deadline) in sorted(self._clocks.items())
         )
-        message = Clock(round(per_turn * 1000), left)
-        for peer in self.peers.values():
-            if peer.joined:
-                self._send(peer, message)
+        self._to_everyone(Clock(round(per_turn * 1000), left))
 
     def _stop_clock(self, seat: int) -> None:
         entry = self._clocks.pop(seat, None)

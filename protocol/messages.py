@@ -250,7 +250,7 @@ class RemoveBot(Message):
 @message
 @dataclass(frozen=True, slots=True)
 class Commit(Message):
-    """Before the deal: the hash of the host's secret seed part; `seats` are asked to contribute."""
+    """Before the deal: the hash of the host's secret seed part; `seats` are asked to pledge."""
 
     TYPE: ClassVar[str] = "commit"
     SENDER: ClassVar[Sender] = "host"
@@ -261,8 +261,39 @@ class Commit(Message):
 
 @message
 @dataclass(frozen=True, slots=True)
+class Pledge(Message):
+    """A player's promise of its random seed part: the hash of the part, sent before any part
+    is revealed."""
+
+    TYPE: ClassVar[str] = "pledge"
+    SENDER: ClassVar[Sender] = "client"
+    PHASE: ClassVar[Phase] = "session"
+    commitment: Annotated[bytes, KEY32]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPledge:
+    """One seat's pledge, as published in `pledges`."""
+
+    seat: Annotated[int, SEAT]
+    commitment: Annotated[bytes, KEY32]
+
+
+@message
+@dataclass(frozen=True, slots=True)
+class Pledges(Message):
+    """Every pledge the deal will use, published before anyone reveals a part."""
+
+    TYPE: ClassVar[str] = "pledges"
+    SENDER: ClassVar[Sender] = "host"
+    PHASE: ClassVar[Phase] = "session"
+    pledges: Annotated[tuple[SeatPledge, ...], Seq(Record(SeatPledge), MAX_SEATS)]
+
+
+@message
+@dataclass(frozen=True, slots=True)
 class Contribute(Message):
-    """A player's random part of the game seed, sent after it saw the host's commitment."""
+    """A player's random part of the game seed, revealed once it saw every pledge published."""
 
     TYPE: ClassVar[str] = "contribute"
     SENDER: ClassVar[Sender] = "client"

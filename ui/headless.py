@@ -36,6 +36,7 @@ from protocol.client import (
     TokenRefused,
     ViewChanged,
 )
+from protocol.deal_witness import DealWitness
 from protocol.discovery import discover
 from protocol.host import HostSettings, TableHost
 from protocol.identity_store import load_or_create_identity
@@ -168,6 +169,7 @@ async def run_bot(
         password=password,
         token=tokens.load(address, name),
         trace=message_tracer(trace) if trace is not None else None,
+        deal=DealWitness.restore(tokens.load_deal(address, name)),
     )
     runner = asyncio.create_task(client.run())
     bot: Any = None
@@ -199,7 +201,7 @@ async def run_bot(
             notice = get.result()
             if isinstance(notice, SeatTaken):
                 if client.token is not None:
-                    tokens.save(address, name, client.token)
+                    tokens.save(address, name, client.token, client.deal.to_data())
                 if notice.seat is None:
                     err.write(f"{name}: the host made us a spectator\n")
                 else:
@@ -207,6 +209,8 @@ async def run_bot(
                 if not notice.resumed:
                     await client.set_ready(True)
             elif isinstance(notice, GameStarted):
+                if client.token is not None:
+                    tokens.save(address, name, client.token, client.deal.to_data())
                 assert client.game is not None and notice.seat is not None
                 bot = make_bot(level, client.game, notice.config, notice.seat, os.urandom(32))
             elif isinstance(notice, ViewChanged):
@@ -235,6 +239,8 @@ async def run_bot(
                 tokens.forget(address, name)
                 if notice.verdict.ok:
                     out.write("deal verified\n")
+                    for caveat in notice.verdict.caveats:
+                        out.write(f"  note: {caveat}\n")
                     code = 0
                 else:
                     out.write("deal NOT verified: " + "; ".join(notice.verdict.problems) + "\n")

@@ -253,3 +253,23 @@ def test_commitment_and_seed_follow_the_documented_formulas() -> None:
     ).digest()
     assert combine(host, parts) == expected
     assert combine(host, {1: b"\x33" * 32, 2: b"\x22" * 32}) != expected
+
+
+def test_verification_checks_the_parts_against_the_pledges_and_the_claimed_seed() -> None:
+    from netcards.fairdeal import pledge
+
+    table, received = _finished_game()
+    pledges = {0: pledge(0, b"a" * 32)}
+    assert _verify(table, received, pledges=pledges, claimed_seed=table.seed).ok
+    verdict = _verify(table, received, pledges={0: pledge(0, b"b" * 32)})
+    assert verdict.problems == ["seat 0's seed part is not the one it pledged"]
+    verdict = _verify(table, received, claimed_seed=os.urandom(32))
+    assert verdict.problems == ["the seed the host revealed is not the one the seed parts make"]
+
+
+def test_the_seed_uses_exactly_the_parts_of_the_deal() -> None:
+    table = full_table()
+    table.contribute(1, b"z" * 32)  # a part from an earlier, called-off round
+    table.use_contributions({0: b"b" * 32})
+    table.start()
+    assert table.seed == combine(bytes(range(32)), {0: b"b" * 32})

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from protocol.deal_witness import DealWitness
 from protocol.seat_tokens import SeatTokens
 from protocol.settings import data_dir
 from tests.network.processes import bot, host
@@ -17,8 +18,9 @@ def test_a_bot_whose_saved_token_is_refused_joins_as_a_new_player(tmp_path: Path
     )
     address = f"127.0.0.1:{port}"
     tokens = SeatTokens(data_dir() / "seats")
-    stale = os.urandom(32)
-    tokens.save(address, "Ann", stale)  # left over from an earlier table at this address
+    earlier = DealWitness()  # what Ann saw of the earlier table's deal, kept with its token
+    earlier.on_commit(os.urandom(32), [0], 0, os.urandom)
+    tokens.save(address, "Ann", os.urandom(32), earlier.to_data())
     try:
         ann = bot(tmp_path, port, "Ann")
         assert ann.wait() == 0, ann.stderr()

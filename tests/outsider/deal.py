@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 COMMIT_LABEL = b"netcards deal commit v1"
+PLEDGE_LABEL = b"netcards deal pledge v1"
 SEED_LABEL = b"netcards deal seed v1"
 
 
@@ -87,6 +88,10 @@ def commitment(host_part: bytes) -> bytes:
     return hashlib.sha256(COMMIT_LABEL + host_part).digest()
 
 
+def pledge(seat: int, part: bytes) -> bytes:
+    return hashlib.sha256(PLEDGE_LABEL + bytes([seat]) + part).digest()
+
+
 def seed_of(host_part: bytes, contributions: dict[int, bytes]) -> bytes:
     h = hashlib.sha256(SEED_LABEL + host_part)
     for seat in sorted(contributions):
@@ -101,20 +106,27 @@ def check_deal(
     options: dict[str, Any],
     seat: int,
     commit: bytes,
+    pledges: dict[int, bytes],
     contributions: dict[int, bytes],
     my_part: bytes,
     host_part: bytes,
     seed: bytes,
     first_view: dict[str, Any],
 ) -> list[str]:
-    """Everything an outside client checks about the deal once the audit is in: the host's part
-    matches its commitment, our part is in, the seed is the published parts', and the seed
-    deals the hand and first player our first view showed. Empty when all holds."""
+    """Everything an outside client checks about the deal once the audit is in (sections 7.3,
+    7.8 and 12): the host's part matches the first commitment, the published parts are exactly
+    the pledged ones, ours among them, the seed is the one they make, and it deals the hand and
+    first player our first view showed. Empty when all holds."""
     problems = []
     if commitment(host_part) != commit:
         problems.append("the host's part does not match its commitment")
+    if set(contributions) != set(pledges):
+        problems.append("the published parts are not those of the published pledges")
+    for s, part in contributions.items():
+        if pledges.get(s) != pledge(s, part):
+            problems.append(f"seat {s}'s part is not the one it pledged")
     if contributions.get(seat) != my_part:
-        problems.append("our contribution is not among the published ones")
+        problems.append("our part is not among the published ones")
     if seed_of(host_part, contributions) != seed:
         problems.append("the revealed seed is not the one the published parts make")
     dealt = deal(game, players, options, seed)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tests.outsider.client import OutsideClient
+from tests.outsider.deal import pledge
 
 Choose = Callable[[dict[str, Any], int, list[dict[str, Any]]], dict[str, Any]]
 
@@ -69,6 +70,7 @@ class Game:
     seat: int = -1
     commit: bytes = b""
     my_part: bytes = b""
+    pledges: dict[int, bytes] = field(default_factory=dict)
     start: dict[str, Any] = field(default_factory=dict)
     first_view: dict[str, Any] = field(default_factory=dict)
     updates: list[dict[str, Any]] = field(default_factory=list)
@@ -98,15 +100,23 @@ def join(client: OutsideClient, name: str) -> Game:
 
 
 def on_deal(client: OutsideClient, game: Game, message: dict[str, Any]) -> None:
-    """`commit` and `start`: contribute when asked, keep what the deal check needs."""
+    """The deal of section 7.3: keep the first `commit`; when asked, pledge a hash of a fresh
+    part; reveal the part only once `pledges` holds our pledge unchanged; keep `start`."""
     if message["type"] == "commit":
-        game.commit = message["commitment"]
-        if game.seat in message["seats"] and not game.my_part:
+        if not game.commit:
+            game.commit = message["commitment"]
+        assert message["commitment"] == game.commit, "the host changed its commitment"
+        if game.seat in message["seats"]:
             game.my_part = os.urandom(32)
+            client.send("pledge", commitment=pledge(game.seat, game.my_part))
+    elif message["type"] == "pledges":
+        game.pledges = {p["seat"]: p["commitment"] for p in message["pledges"]}
+        if game.my_part and game.pledges.get(game.seat) == pledge(game.seat, game.my_part):
             client.send("contribute", part=game.my_part)
     elif message["type"] == "start":
         game.start = message
         assert message["seat"] == game.seat
+        assert message["commitment"] == game.commit
         assert [c["id"] for c in message["cards"]] == list(range(len(message["cards"])))
 
 

@@ -72,3 +72,29 @@ def test_the_engine_deals_as_the_document_says(game: str, players: int) -> None:
         assert pile == dealt.pile
         if game == "velonimo":
             assert record["reward"] == dealt.reward
+
+
+def test_the_outside_deal_check_names_each_kind_of_tampering() -> None:
+    from tests.outsider.deal import check_deal, commitment, pledge, seed_of
+
+    host_part, mine, theirs = os.urandom(32), os.urandom(32), os.urandom(32)
+    parts = {0: mine, 2: theirs}
+    seed = seed_of(host_part, parts)
+    engine = get_game("auf-achse")
+    view = engine.view(engine.setup(engine.make_config(3), seed), 0)
+    honest: dict[str, object] = {
+        "game": "auf-achse", "players": 3, "options": {}, "seat": 0,
+        "commit": commitment(host_part), "pledges": {s: pledge(s, p) for s, p in parts.items()},
+        "contributions": parts, "my_part": mine, "host_part": host_part, "seed": seed,
+        "first_view": view,
+    }  # fmt: skip
+    assert check_deal(**honest) == []  # type: ignore[arg-type]
+    tampered = {
+        "host_part": os.urandom(32),
+        "pledges": {0: pledge(0, mine), 2: pledge(2, os.urandom(32))},
+        "contributions": {0: mine, 1: theirs, 2: theirs},
+        "seed": os.urandom(32),
+        "first_view": {**view, "hand": [*view["hand"][1:], -1]},
+    }
+    for key, value in tampered.items():
+        assert check_deal(**{**honest, key: value}), f"a changed {key} went unnoticed"  # type: ignore[arg-type]

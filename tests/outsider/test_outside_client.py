@@ -27,6 +27,7 @@ def deal_problems(game: Game) -> list[str]:
         options=start["options"],
         seat=game.seat,
         commit=game.commit,
+        pledges=game.pledges,
         contributions={c["seat"]: c["part"] for c in start["contributions"]},
         my_part=game.my_part,
         host_part=audit["host_part"],
