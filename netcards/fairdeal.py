@@ -90,11 +90,12 @@ def verify_game(
     contributions: Mapping[int, bytes],
     my_contribution: bytes | None,
     actions: Sequence[tuple[int, Mapping[str, Any]]],
-    received: Sequence[Mapping[str, Any]],
+    received: Sequence[tuple[int, Sequence[Mapping[str, Any]]]],
     pledges: Mapping[int, bytes] | None = None,
     claimed_seed: bytes | None = None,
 ) -> Verdict:
-    """Replay the revealed game and compare it with what this seat was sent during play.
+    """Replay the revealed game and compare it with what this seat was sent during play:
+    `received` holds (update number, events) for every update, update n being action n's.
 
     `pledges` are the pledges this client saw published before it revealed its own part (None
     if it did not see the deal being made); `claimed_seed` is the seed the host says it used."""
@@ -113,24 +114,28 @@ def verify_game(
     ):
         verdict.problems.append("our random contribution is not the one used for the deal")
     state = game.setup(config, seed)
-    replayed: list[dict[str, Any]] = []
+    sent = dict(received)
+    differs = False
     for index, (actor, data) in enumerate(actions):
         try:
             events = game.apply(state, actor, game.decode_action(data))
         except GameError as exc:
             verdict.problems.append(f"action {index + 1} (seat {actor}) is illegal: {exc}")
             return verdict
-        replayed.extend(e.for_seat(seat) for e in events)
+        shown = sent.pop(index + 1, None)
+        if differs:
+            continue  # the first difference is the one worth reporting
+        differs = shown is None or [dict(e) for e in shown] != [e.for_seat(seat) for e in events]
+        if shown is None:
+            verdict.problems.append(f"update {index + 1} never reached us")
+        elif differs:
+            verdict.problems.append(
+                f"update {index + 1} (seat {actor}'s move) differs from the replay"
+            )
     if game.outcome(state) is None:
         verdict.problems.append("the revealed actions do not finish the game")
-    if len(replayed) != len(received):
+    if sent:
         verdict.problems.append(
-            f"we were sent {len(received)} events but the replay makes {len(replayed)}"
+            f"we were sent update {min(sent)}, which the revealed actions do not make"
         )
-    for index, (mine, theirs) in enumerate(zip(received, replayed, strict=False)):
-        if dict(mine) != theirs:
-            verdict.problems.append(
-                f"event {index + 1} ({theirs.get('kind')}) differs from the replay"
-            )
-            break
     return verdict

@@ -136,6 +136,15 @@ class HostRefused:
     code: str
     text: str
     fatal: bool
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TokenRefused:
+    """The host knows no seat for our resume token (one saved from an earlier table at this
+    address): the client has dropped it and joins again at once as a new player."""
+
+    text: str
 
 
 @dataclass(frozen=True)
@@ -166,6 +175,7 @@ Notice = (
     | TableSays
     | ClockChanged
     | HostRefused
+    | TokenRefused
     | GameOver
     | DealChecked
     | Failed
@@ -174,6 +184,10 @@ Notice = (
 
 class Fatal(Exception):
     """Stop for good: reconnecting would not help."""
+
+
+class JoinAgain(Exception):
+    """Connect again at once (the host refused our seat token: we join as a new player)."""
 
 
 @dataclass
@@ -209,12 +223,16 @@ class TableClient:
     game: Game[Any] | None = None
     config: TableConfig | None = None
     names: tuple[str, ...] = ()
+    cards: list[dict[str, Any]] = field(default_factory=list)
+    """The table's card catalogue from `start`: entry i describes card id i."""
     view: dict[str, Any] | None = None
     to_act: tuple[int, ...] = ()
     seq: int = 0
     awaiting: bool = False
     """An action of ours is on its way: do not act again until the host applied or refused it."""
     log: list[dict[str, Any]] = field(default_factory=list)
+    steps: list[tuple[int, tuple[dict[str, Any], ...]]] = field(default_factory=list)
+    """(update number, its events) for every update so far: the log, numbered for the audit."""
     chat: list[ChatLine] = field(default_factory=list)
     notices: list[TableSays] = field(default_factory=list)
     clock: dict[int, float] = field(default_factory=dict)
@@ -240,6 +258,7 @@ class TableClient:
         self._done = asyncio.Event()
         self._ever_connected = False
         self._down_since: float | None = None
+        self._acted_at: int | None = None
 
     # -- what a player does ------------------------------------------------------------------------
 
@@ -272,6 +291,7 @@ class TableClient:
     async def act(self, action: GameAction | dict[str, Any]) -> None:
         data = action if isinstance(action, dict) else self._game().encode_action(action)
         self.awaiting = True
+        self._acted_at = self.seq
         try:
             await self._send(Action(self.seq, data))
         except ConnectionError:
@@ -332,6 +352,8 @@ class TableClient:
                 self._notify(Failed(str(exc)))
                 self._done.set()
                 return
+            except JoinAgain:
+                continue
             except (OSError, TimeoutError, ProtocolError, asyncio.IncompleteReadError) as exc:
                 reason = _describe(exc)
             finally:
@@ -451,8 +473,10 @@ class TableClient:
                 await self._refuse_deal(str(exc))
         elif isinstance(message, History):
             if message.offset == 0:
-                self.log = []
-            self.log.extend(message.events)
+                self.log, self.steps = [], []
+            for step in message.steps:
+                self.steps.append((step.seq, step.events))
+                self.log.extend(step.events)
         elif isinstance(message, Snapshot):
             self.view, self.to_act, self.seq = message.view, message.to_act, message.seq
             self.awaiting = False
@@ -461,6 +485,7 @@ class TableClient:
             self.view, self.to_act, self.seq = message.view, message.to_act, message.seq
             if message.actor == self.seat:
                 self.awaiting = False
+            self.steps.append((message.seq, message.events))
             self.log.extend(message.events)
             self._notify(ViewChanged(message.events))
         elif isinstance(message, Chat):
@@ -476,9 +501,19 @@ class TableClient:
             self.turn_clock_ms = message.per_turn_ms
             self.clock = {e.seat: now + e.ms / 1000 for e in message.left}
             self._notify(ClockChanged())
+        elif isinstance(message, Error) and message.code == "bad_token" and self.token:
+            self.token = None
+            self.deal = DealWitness()  # the notes were of the seat the host does not know
+            self._notify(TokenRefused(message.text))
+            raise JoinAgain()
         elif isinstance(message, Error):
-            self.awaiting = False
-            self._notify(HostRefused(message.code, message.text, message.fatal))
+            if message.detail.get("seq", self._acted_at) == self._acted_at:
+                # Our latest move was refused (a refusal naming an older one leaves it waiting).
+                # The host sent every update before its refusal, so the view is the fresh one.
+                self.awaiting = False
+            self._notify(
+                HostRefused(message.code, message.text, message.fatal, dict(message.detail))
+            )
             if message.fatal and message.code in STREAM_ERRORS:  # damaged on the way: again
                 raise ConnectionError(f"the host dropped us: {message.text} [{message.code}]")
             if message.fatal:
@@ -543,6 +578,7 @@ class TableClient:
                 f"{game.rules_version}: both need the same release"
             )
         self.game, self.config, self.names = game, config, start.names
+        self.cards = [dict(c) for c in start.cards]
         self.seat = start.seat
         self._contributions = {c.seat: c.part for c in start.contributions}
         self._notify(GameStarted(config, start.seat, start.names))
@@ -569,7 +605,7 @@ class TableClient:
             contributions=self._contributions,
             my_contribution=deal.contribution,
             actions=self._audit,
-            received=self.log,
+            received=self.steps,
             pledges=deal.pledges if deal.saw_the_deal else None,
             claimed_seed=audit.seed,
         )

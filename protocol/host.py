@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from netcards.errors import GameError
+from netcards.errors import FutureMove, GameError, StaleMove
 from netcards.game import Outcome
 from netcards.table import LobbyError, Table
 from protocol.admission import Waiting, make_room, spectator_refusal
@@ -152,6 +152,7 @@ class TableHost:
         settings: HostSettings | None = None,
         journal: JournalWriter | None = None,
         owner_token: bytes | None = None,
+        owner_name: str | None = None,
         log: Log | None = None,
         random_bytes: Callable[[int], bytes] = os.urandom,
         throttle: FailureThrottle | None = None,
@@ -161,6 +162,9 @@ class TableHost:
         self.settings = settings or HostSettings()
         self.journal = journal
         self.owner_token = owner_token.hex() if owner_token else None
+        self.owner_name = owner_name
+        """A headless table's owner: the first player to join under this name (while the
+        seat it takes is held, nobody else can become the owner)."""
         self.log: Log = log or (lambda _line: None)
         self.random_bytes = random_bytes
         self.password = TablePassword(password) if password is not None else None
@@ -497,8 +501,11 @@ class TableHost:
         if peer.seat is not None and peer.token is not None:
             if any(p.seat == peer.seat and p.joined for p in self.peers.values()):
                 return  # the seat has a newer connection already
-            if self.table.phase == "lobby" and peer.token != self.owner_token:
+            named_owner = self.owner_name is not None and peer.token == self.owner_token
+            if self.table.phase == "lobby" and (peer.token != self.owner_token or named_owner):
                 self.table.disconnect(peer.seat)
+                if named_owner:
+                    self.owner_token = None  # the owner may come back under the name
             else:
                 self.table.seats[peer.seat].connected = False
                 if self.table.phase == "playing":
@@ -528,8 +535,16 @@ class TableHost:
 
     # -- messages ---------------------------------------------------------------------------------
 
-    def _refuse(self, peer: Peer, code: ErrorCode, text: str, *, fatal: bool = False) -> None:
-        self._send(peer, Error(code.value, text[:500], fatal, {}))
+    def _refuse(
+        self,
+        peer: Peer,
+        code: ErrorCode,
+        text: str,
+        *,
+        fatal: bool = False,
+        detail: dict[str, Any] | None = None,
+    ) -> None:
+        self._send(peer, Error(code.value, text[:500], fatal, detail or {}))
         if fatal:
             self._close(peer)
             return
@@ -596,10 +611,10 @@ class TableHost:
                     self._close(other)
             peer.seat, peer.token = seat.index, seat.token
             self._cancel_grace(seat.index)
-            if table.phase == "playing":
-                self._notice("back", seat=seat.index, name=seat.name)
             owner = seat.token == self.owner_token
             self._send(peer, Seated(seat.index, join.resume, True, owner))
+            if table.phase == "playing":
+                self._notice("back", seat=seat.index, name=seat.name)
             self.log(f"{peer.label} is back in seat {seat.index}")
             self._broadcast_lobby()
             self._catch_up(peer)
@@ -614,7 +629,11 @@ class TableHost:
             self._refuse(peer, code, f"{exc}; you may join as a spectator", fatal=True)
             return
         peer.seat, peer.token = seat.index, seat.token
-        self._send(peer, Seated(seat.index, token, False, False))
+        owner = self.owner_token is None and seat.name == self.owner_name
+        if owner:
+            self.owner_token = seat.token
+            self.log(f"{seat.name} owns the table")
+        self._send(peer, Seated(seat.index, token, False, owner))
         self.log(f"{peer.label} sits in seat {seat.index}")
         self._broadcast_lobby()
 
@@ -630,7 +649,7 @@ class TableHost:
         if self.taken_back_from is not None:  # before `start`, while it still has its old seq
             self._send(peer, TableNotice("taken_back", {"seq": self.taken_back_from}))
         self._send(peer, self._start_message(peer.seat))
-        for chunk in history_messages(table.history(peer.seat)):
+        for chunk in history_messages(table.history_steps(peer.seat)):
             self._send(peer, chunk)
         self._send(peer, snapshot_for(table.game, table.state, self.seq, peer.seat))
         if table.phase == "over":
@@ -843,6 +862,7 @@ class TableHost:
             seat,
             table.commit,
             tuple(Contribution(s, part) for s, part in sorted(table.contributions().items())),
+            tuple(table.game.cards(table.config)),
         )
 
     # -- play ---------------------------------------------------------------------------------------
@@ -855,11 +875,19 @@ class TableHost:
         if table.phase != "playing":
             self._refuse(peer, ErrorCode.NOT_ALLOWED, "no game is being played")
             return
-        if message.seq > self.seq:
-            self._refuse(peer, ErrorCode.ILLEGAL_ACTION, f"there is no update {message.seq} yet")
-            return
         try:
-            events = table.submit(peer.seat, message.action)
+            events = table.submit(peer.seat, message.action, seen=message.seq)
+        except (StaleMove, FutureMove) as exc:
+            # Every update up to `latest` went out before this refusal: the player's view is
+            # already the fresh one.
+            code = ErrorCode.STALE_SEQ if isinstance(exc, StaleMove) else ErrorCode.FUTURE_SEQ
+            detail = {
+                "seq": message.seq,
+                "latest": self.seq,
+                "asked_at": table.decision_asked_at(peer.seat),
+            }
+            self._refuse(peer, code, str(exc), detail=detail)
+            return
         except GameError as exc:
             self._refuse(peer, ErrorCode.ILLEGAL_ACTION, str(exc))
             return

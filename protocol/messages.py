@@ -315,7 +315,8 @@ class Contribution:
 @message
 @dataclass(frozen=True, slots=True)
 class Start(Message):
-    """The game begins: the table config, who sits where, and every published seed part."""
+    """The game begins: the table config, who sits where, every published seed part, and the
+    card catalogue (every card of this table's deck, by id), so a client needs no deck file."""
 
     TYPE: ClassVar[str] = "start"
     SENDER: ClassVar[Sender] = "host"
@@ -328,6 +329,7 @@ class Start(Message):
     seat: Annotated[int | None, Opt(SEAT)]
     commitment: Annotated[bytes, KEY32]
     contributions: Annotated[tuple[Contribution, ...], Seq(Record(Contribution), MAX_SEATS)]
+    cards: Annotated[tuple[dict[str, Any], ...], Seq(Data())]
 
 
 @message
@@ -370,10 +372,19 @@ class Snapshot(Message):
     to_act: Annotated[tuple[int, ...], Seq(SEAT, MAX_SEATS)]
 
 
+@dataclass(frozen=True, slots=True)
+class HistoryStep:
+    """One past update, as this seat saw it: its number, who acted, the events."""
+
+    seq: Annotated[int, COUNT]
+    actor: Annotated[int, SEAT]
+    events: Annotated[tuple[dict[str, Any], ...], Seq(Data())]
+
+
 @message
 @dataclass(frozen=True, slots=True)
 class History(Message):
-    """Every event so far as this seat saw it, in chunks that fit a frame; sent before the
+    """Every update so far as this seat saw it, in chunks that fit a frame; sent before the
     `snapshot` to a player who rejoins, so its log (and its end-of-game check) is whole again."""
 
     TYPE: ClassVar[str] = "history"
@@ -381,7 +392,7 @@ class History(Message):
     PHASE: ClassVar[Phase] = "session"
     offset: Annotated[int, COUNT]
     total: Annotated[int, COUNT]
-    events: Annotated[tuple[dict[str, Any], ...], Seq(Data())]
+    steps: Annotated[tuple[HistoryStep, ...], Seq(Record(HistoryStep))]
 
 
 @message

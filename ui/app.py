@@ -16,7 +16,7 @@ from typing import Any
 from textual.app import App
 from textual.binding import Binding
 
-from protocol.client import Failed, GameStarted, SeatTaken
+from protocol.client import Failed, GameStarted, SeatTaken, TokenRefused
 from protocol.deal_witness import DealWitness
 from protocol.seat_tokens import SeatTokens
 from protocol.settings import data_dir
@@ -248,6 +248,8 @@ class NetcardsApp(App[None]):
                 SeatTokens(data_dir() / "seats").save(
                     client.address, client.name, client.token, client.deal.to_data()
                 )
+        if isinstance(notice, TokenRefused) and session is not None:
+            SeatTokens(data_dir() / "seats").forget(session.client.address, session.client.name)
         if self.screen_stack:
             self.screen.post_message(SessionNotice(notice))
 

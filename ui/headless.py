@@ -33,6 +33,7 @@ from protocol.client import (
     SeatTaken,
     TableClient,
     TableSays,
+    TokenRefused,
     ViewChanged,
 )
 from protocol.deal_witness import DealWitness
@@ -74,6 +75,8 @@ class HostPlan:
     discovery_port: int | None
     bot_delay: float = 0.0
     turn_clock: float = 0.0
+    owner: str | None = None
+    """The name under which a joining player owns the table (None: nobody owns it)."""
 
 
 async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
@@ -85,7 +88,6 @@ async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
         err.write(f"host: {line}\n")
         err.flush()
 
-
     host = TableHost(
         plan.table,
         identity,
@@ -94,6 +96,7 @@ async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
             grace=plan.grace, bot_delay=plan.bot_delay, turn_clock=plan.turn_clock
         ),
         journal=journal,
+        owner_name=plan.owner,
         log=log,
     )
     if journal.repaired and plan.table.phase != "lobby":
@@ -219,6 +222,9 @@ async def run_bot(
             elif isinstance(notice, ViewChanged):
                 refusals = 0
                 await play()
+            elif isinstance(notice, TokenRefused):
+                tokens.forget(address, name)
+                err.write(f"{name}: {notice.text}; joining as a new player\n")
             elif isinstance(notice, HostRefused):
                 err.write(f"{name}: the host refused: {notice.text}\n")
                 refusals += 1

@@ -31,6 +31,7 @@ from protocol.messages import (
     Contribution,
     Error,
     History,
+    HistoryStep,
     Join,
     Leave,
     Lobby,
@@ -206,11 +207,12 @@ def one_of_each() -> list[Message]:
             0,
             b"\x03" * 32,
             (part,),
+            ({"id": 0, "kind": "distance", "value": 1, "blisters": 3},),
         ),
         Action(12, {"kind": "walk", "card": 17}),
         Update(13, 0, EVENTS, VIEW, (2,)),
         Update(14, 0, (), VIEW, (1,)),
-        History(0, 2, EVENTS),
+        History(0, 2, (HistoryStep(13, 0, EVENTS), HistoryStep(14, 0, ()))),
         Snapshot(14, VIEW, (1,)),
         Result(
             {
