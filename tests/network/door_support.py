@@ -55,9 +55,9 @@ class DoorTable:
             await asyncio.sleep(0.05)
         raise AssertionError(f"{text!r} never logged:\n" + "\n".join(self.lines[-30:]))
 
-    def known_hosts(self) -> Any:
+    def known_hosts(self, port: int | None = None) -> Any:
         """What a guest's known_hosts says after the first visit: the table's own key."""
-        line = f"[127.0.0.1]:{self.port} {ssh_public_line(self.host.identity.public_key)}"
+        line = f"[127.0.0.1]:{port or self.port} {ssh_public_line(self.host.identity.public_key)}"
         return asyncssh.import_known_hosts(line + "\n")
 
 
@@ -143,13 +143,19 @@ def authorized(*keys: asyncssh.SSHKey) -> asyncssh.SSHAuthorizedKeys:
 
 
 async def connect(
-    table: DoorTable, user: str, *, key: asyncssh.SSHKey | None = None, password: str | None = None
+    table: DoorTable,
+    user: str,
+    *,
+    key: asyncssh.SSHKey | None = None,
+    password: str | None = None,
+    port: int | None = None,
 ) -> asyncssh.SSHClientConnection:
+    """Log in, checking the door's host key against the table's identity (as pinned)."""
     return await asyncssh.connect(
         "127.0.0.1",
-        table.port,
+        port or table.port,
         username=user,
-        known_hosts=table.known_hosts(),
+        known_hosts=table.known_hosts(port),
         client_keys=[key] if key is not None else None,
         password=password,
         agent_path=None,
@@ -216,8 +222,9 @@ async def guest(
     pty: bool = True,
     env: dict[str, str] | None = None,
     size: tuple[int, int] = (80, 24),
+    port: int | None = None,
 ) -> Guest:
-    conn = await connect(table, user, key=key, password=password)
+    conn = await connect(table, user, key=key, password=password, port=port)
     cols, rows = size
     chan, term = await conn.create_session(
         lambda: Terminal(cols, rows),
