@@ -27,7 +27,9 @@ SSH_LINE = re.compile(r"^ssh (\S+):(\d+) fingerprint (SHA256:\S+)$", re.M)
 
 
 def tmux(sock: Path, *args: str) -> str:
-    done = subprocess.run(["tmux", "-S", str(sock), *args], capture_output=True, text=True)
+    done = subprocess.run(
+        ["tmux", "-S", str(sock), *args], capture_output=True, text=True, check=False
+    )
     return done.stdout
 
 
