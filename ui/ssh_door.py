@@ -91,13 +91,12 @@ def read_authorized_keys(path: Path) -> asyncssh.SSHAuthorizedKeys:
         raise DoorError(f"cannot read the SSH keys file {str(path)!r}: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise DoorError(f"the SSH keys file {str(path)!r} is not UTF-8 text") from None
-    try:
-        keys = asyncssh.import_authorized_keys(text)
-    except (asyncssh.KeyImportError, ValueError) as exc:
-        raise DoorError(f"the SSH keys file {str(path)!r} is not valid: {exc}") from None
     if not any(line.strip() and not line.lstrip().startswith("#") for line in text.splitlines()):
         raise DoorError(f"the SSH keys file {str(path)!r} lists no key")
-    return keys
+    try:
+        return asyncssh.import_authorized_keys(text)
+    except (asyncssh.KeyImportError, ValueError) as exc:
+        raise DoorError(f"the SSH keys file {str(path)!r} is not valid: {exc}") from None
 
 
 def guest_command(port: int, name: str = "NAME", address: str = "ADDRESS") -> str:
@@ -298,18 +297,31 @@ class SshDoor:
         return env
 
     async def open_guest(self, session: GuestSession) -> None:
-        """Start the guest's app (after its predecessor on the same seat, if any, is gone)."""
+        """Start the guest's app. The holder of a key takes their seat over from an older
+        session of theirs (perhaps a dead connection not noticed yet); a name alone does not
+        take a seat from someone still at the table."""
         conn = session.conn
         name = session.name
         key = (session.folder.name, name)
         earlier = self._guests.get(key)
-        if earlier is not None and earlier is not session:
+        if earlier is not None and not earlier.closed:
+            if conn.key is None:
+                self.log(f"ssh door: {name!r} from {conn.address}: that name is at the table")
+                session.end(
+                    N_(
+                        "Someone by this name is at the table. Choose another name, "
+                        "or come with your SSH key."
+                    ),
+                    EXIT_REFUSED,
+                )
+                return
             self.log(f"ssh door: {name!r} came back from {conn.address}; the older session ends")
             earlier.end(N_("This seat was opened from another connection."), EXIT_REFUSED)
-            await earlier.ended.wait()
+        self._guests[key] = session  # claimed now: a later newcomer waits for this one
+        if earlier is not None:
+            await earlier.ended.wait()  # its app has let go of the seat
         if session.closed:
             return
-        self._guests[key] = session
         home = session.folder
         for sub in ("config", "data"):
             (home / sub).mkdir(parents=True, exist_ok=True, mode=0o700)

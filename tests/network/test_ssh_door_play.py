@@ -134,3 +134,27 @@ async def test_a_dropped_guest_leaves_no_process_and_only_their_key_gets_the_sea
         assert hand_on_screen(screen) == labels(table.host.table.state.hands[0])
         assert re.search(r"walked|rested|drew", screen), "the log is back"
         await again.close()
+
+
+async def test_a_name_in_use_is_not_taken_over_without_a_key_but_the_same_key_takes_over(
+    tmp_path: Path,
+) -> None:
+    async with door_table(tmp_path, players=3) as table:
+        bob = await guest(table, "bob", password="")
+        await bob.wait_for(r"bob \(you\)")
+        other = await guest(table, "bob", password="")
+        await asyncio.wait_for(other.term.closed.wait(), 15)
+        assert other.term.exit_status == 1
+        assert "by this name is at the table" in bytes(other.term.stderr).decode()
+        assert not bob.term.closed.is_set(), "the guest at the table stays"
+        await other.close()
+
+        key = client_key()
+        first = await guest(table, "ann", key=key)
+        await first.wait_for(r"ann \(you\)")
+        second = await guest(table, "ann", key=key)  # the same person, from another terminal
+        await asyncio.wait_for(first.term.closed.wait(), 15)
+        assert "opened from another connection" in bytes(first.term.stderr).decode()
+        await second.wait_for(r"ann \(you\)")
+        for visitor in (bob, first, second):
+            await visitor.close()

@@ -1,0 +1,71 @@
+"""The app as the SSH door runs it for a guest: this table only, and nothing saved on the host.
+
+The process runs on the host's machine as the host's user, so a guest must not reach the menu
+(hosting, joining elsewhere, deck files), the command palette (screenshots to disk), a browser,
+or any file write but their seat token.
+"""
+
+from __future__ import annotations
+
+import os
+import webbrowser
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from netcards.table import Table
+from protocol.host import HostSettings, TableHost
+from protocol.identity import IdentityKey
+from protocol.known_hosts import KnownHosts
+from protocol.settings import config_dir, data_dir
+from tests.ui.pilots import screen_text, wait_until
+from ui.app import JoinPlan
+from ui.guest_app import DoorScreen, make_guest_app
+from ui.screens.results import ResultsScreen
+from ui.user_settings import UserSettings
+
+
+def files() -> set[Path]:
+    return {p for root in (config_dir(), data_dir()) if root.exists() for p in root.rglob("*")}
+
+
+async def test_a_guest_has_only_the_table_and_saves_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    opened: list[Any] = []
+    monkeypatch.setattr(webbrowser, "open", lambda *a, **k: opened.append(a))
+    table = Table.create("via-gladiola", 2, {}, name="Club", host_part=os.urandom(32))
+    table.add_bot("heuristic", 1)
+    host = TableHost(table, IdentityKey(os.urandom(32)), settings=HostSettings())
+    await host.start()
+    address = f"127.0.0.1:{host.port}"
+    KnownHosts(config_dir() / "known_hosts").remember(address, host.identity.public_key)
+    before = files()
+    app = make_guest_app(UserSettings(name="Ann"), JoinPlan(address), ascii_mode=None)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            # The door pinned the table's key: no first-visit question, straight to the lobby.
+            await wait_until(pilot, lambda: type(app.screen).__name__ == "LobbyScreen")
+            await wait_until(pilot, lambda: "Ann (you)" in screen_text(app))
+            assert isinstance(app.screen_stack[1], DoorScreen), "no menu under the table"
+            await pilot.press("ctrl+p")
+            await pilot.pause(0.3)
+            assert type(app.screen).__name__ == "LobbyScreen", "no command palette"
+            app.open_url("https://example.org/")
+            assert opened == [], "no browser opens on the host's machine"
+            assert app.session is not None
+            await app.push_screen(ResultsScreen(app.session))
+            await pilot.press("s")
+            await pilot.pause(0.2)
+            assert "not saved through the SSH door" in str(list(app._notifications))
+            app.pop_screen()
+            await pilot.press("escape")
+            await wait_until(pilot, lambda: type(app.screen).__name__ == "Confirm")
+            await pilot.press("y")
+            await wait_until(pilot, lambda: app.return_code is not None)
+            assert not any(type(s).__name__ == "MenuScreen" for s in app.screen_stack)
+    finally:
+        await host.close()
+    written = {p for p in files() - before if p.is_file()}
+    assert all(p.parent.name == "seats" for p in written), written
