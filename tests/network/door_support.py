@@ -191,7 +191,7 @@ class Guest:
             f"{texts!r} never showed:\n{self.text()}\nstderr: {bytes(self.term.stderr)!r}"
         )
 
-    async def settle(self, quiet: float = 0.15, seconds: float = 5) -> None:
+    async def settle(self, quiet: float = 0.1, seconds: float = 5) -> None:
         """Until the app has drawn everything it had to draw (no output for `quiet`)."""
         deadline = time.monotonic() + seconds
         seen = self.term.received
