@@ -190,12 +190,19 @@ class SshDoor:
         return self.port
 
     async def close(self) -> None:
+        """Say goodbye to every guest and end their apps, whether or not their clients
+        answer."""
         if self._server is not None:
             self._server.close()
-        for session in list(self.sessions):
+        sessions = list(self.sessions)
+        for session in sessions:
             session.end(N_("The table has closed."), EXIT_REFUSED)
         for conn in list(self._logging_in.values()):
             conn.abort()
+        hang_ups = [s.process.hang_up(self.settings.hang_up_grace) for s in sessions if s.process]
+        await asyncio.gather(*hang_ups, return_exceptions=True)
+        for session in sessions:
+            session.conn.abort()
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
         if self._server is not None:
@@ -320,7 +327,7 @@ class SshDoor:
         self._guests[key] = session  # claimed now: a later newcomer waits for this one
         if earlier is not None:
             await earlier.ended.wait()  # its app has let go of the seat
-        if session.closed:
+        if session.closed or session.ending:
             return
         home = session.folder
         for sub in ("config", "data"):
@@ -538,6 +545,9 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
         self.folder = door.state_root
         self.process: GuestProcess | None = None
         self.closed = False
+        """The channel has closed."""
+        self.ending = False
+        """We have said our last word and closed our side."""
         self.ended = asyncio.Event()
         self._asking: codecs.IncrementalDecoder | None = None
         self._typed = ""
@@ -695,8 +705,10 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
         return True  # keep the channel: the app, not the guest's stdin, decides when it ends
 
     def child_output(self, data: bytes) -> None:
-        if self.chan is not None and not self.closed:
-            self.chan.write(data)
+        """The app's drawing, for the guest; dropped once the channel is closing."""
+        if self.chan is not None and not self.closed and not self.ending:
+            with contextlib.suppress(BrokenPipeError):
+                self.chan.write(data)
 
     def pause_writing(self) -> None:
         if self.process is not None:
@@ -707,7 +719,7 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
             self.process.resume_output()
 
     def _write(self, text: str) -> None:
-        if self.chan is not None and not self.closed:
+        if self.chan is not None and not self.closed and not self.ending:
             self.chan.write(text.encode("utf-8", "replace"))
 
     # -- the end ------------------------------------------------------------------------------------
@@ -715,8 +727,9 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
     def end(self, message: str, status: int, *, translated: bool = False) -> None:
         """Say why (on the guest's stderr) and close the channel; the child, if any, ends with
         it (see `connection_lost`)."""
-        if self.closed or self.chan is None:
+        if self.closed or self.ending or self.chan is None:
             return
+        self.ending = True
         text = message if translated else self._(message)
         with contextlib.suppress(Exception):
             self.chan.write_stderr((text + "\r\n").encode("utf-8", "replace"))
@@ -724,7 +737,8 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
 
     def finish(self, status: int) -> None:
         """The child ended by itself: the channel closes with its exit status."""
-        if not self.closed and self.chan is not None:
+        if not self.closed and not self.ending and self.chan is not None:
+            self.ending = True
             with contextlib.suppress(Exception):
                 self.chan.exit(status)
 

@@ -236,3 +236,46 @@ async def guest(
         encoding=None,
     )
     return Guest(conn, chan, term)
+
+
+class Relay:
+    """A loopback TCP relay in front of the door that can freeze: then nothing passes either
+    way, as with a guest whose machine went to sleep."""
+
+    def __init__(self, target: int) -> None:
+        self.target = target
+        self.port = 0
+        self.thawed = asyncio.Event()
+        self.thawed.set()
+        self._server: asyncio.Server | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def start(self) -> None:
+        self._server = await asyncio.start_server(self._accept, "127.0.0.1", 0)
+        self.port = int(self._server.sockets[0].getsockname()[1])
+
+    def freeze(self) -> None:
+        self.thawed.clear()
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target)
+        for a, b in ((reader, up_writer), (up_reader, writer)):
+            task = asyncio.create_task(self._pipe(a, b))
+            self._tasks.add(task)
+
+    async def _pipe(self, src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+        try:
+            while data := await src.read(65536):
+                await self.thawed.wait()
+                dst.write(data)
+                await dst.drain()
+        except OSError:
+            pass
+        finally:
+            dst.close()
+
+    async def close(self) -> None:
+        if self._server is not None:
+            self._server.close()
+        for task in self._tasks:
+            task.cancel()
