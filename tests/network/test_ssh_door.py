@@ -170,3 +170,27 @@ async def test_the_state_folder_follows_the_key_else_the_user_name(tmp_path: Pat
             door.guest_folder(ann.public_data, "ann"),
             door.guest_folder(None, "bob"),
         }
+
+
+async def test_a_guest_app_gets_their_terminal_and_language_and_nothing_else(
+    tmp_path: Path,
+) -> None:
+    from types import SimpleNamespace
+
+    sent = {
+        "LANG": "nl_NL.UTF-8", "LC_TIME": "fr_FR.UTF-8", "NO_COLOR": "1", "COLORTERM": "truecolor",
+        "LD_PRELOAD": "/tmp/evil.so", "PYTHONPATH": "/tmp/evil", "PATH": "/tmp/evil",
+        "NETCARDS_CONFIG_DIR": "/", "TEXTUAL": "devtools", "LC_ALL": "x\x00y",
+    }  # fmt: skip
+    async with door_table(tmp_path, password="swordfish") as table:
+        session = SimpleNamespace(term="xterm-kitty", sent_env=sent)
+        env = table.door.environment(session, tmp_path / "guest")  # type: ignore[arg-type]
+        bad_term = SimpleNamespace(term="xterm\x1b]0;owned\x07", sent_env={})
+        assert table.door.environment(bad_term, tmp_path)["TERM"] == "xterm"  # type: ignore[arg-type]
+    assert env["TERM"] == "xterm-kitty"
+    assert env["LANG"] == "nl_NL.UTF-8" and env["LC_TIME"] == "fr_FR.UTF-8"
+    assert env["NO_COLOR"] == "1" and env["COLORTERM"] == "truecolor"
+    assert "LD_PRELOAD" not in env and "TEXTUAL" not in env and "LC_ALL" not in env
+    assert env["PATH"] != "/tmp/evil" and "/tmp/evil" not in env["PYTHONPATH"]
+    assert env["NETCARDS_CONFIG_DIR"] == str(tmp_path / "guest" / "config")
+    assert env["NETCARDS_PASSWORD"] == "swordfish", "from the environment, not the command line"
