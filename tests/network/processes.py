@@ -109,11 +109,14 @@ def free_udp_port() -> int:
 
 class Recorder:
     """A loopback TCP relay that keeps every byte passing through, both ways: the capture of
-    what anyone on the network between the players and the host would see."""
+    what anyone on the network between the players and the host would see. It can also
+    `freeze`: then nothing passes either way, as when a player's machine goes to sleep."""
 
     def __init__(self, target_port: int) -> None:
         import threading
 
+        self.thawed = threading.Event()
+        self.thawed.set()
         self.target = target_port
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = int(self.listener.getsockname()[1])
@@ -141,6 +144,7 @@ class Recorder:
     def _pipe(self, src: socket.socket, dst: socket.socket) -> None:
         try:
             while data := src.recv(65536):
+                self.thawed.wait()
                 with self.lock:
                     self.captured += data
                 dst.sendall(data)
@@ -150,6 +154,9 @@ class Recorder:
             for s in (src, dst):
                 with contextlib.suppress(OSError):
                     s.shutdown(socket.SHUT_RDWR)
+
+    def freeze(self) -> None:
+        self.thawed.clear()
 
     def close(self) -> None:
         self.running = False

@@ -170,11 +170,8 @@ async def test_a_name_in_use_is_not_taken_over_without_a_key_but_the_same_key_ta
 async def test_closing_the_table_ends_every_guest_app_even_if_their_client_is_frozen(
     tmp_path: Path,
 ) -> None:
-    from tests.network.door_support import Relay
-
     async with door_table(tmp_path) as table:
-        relay = Relay(table.port)
-        await relay.start()
+        relay = Recorder(table.port)
         visitor = await guest(table, "ann", key=client_key(), port=relay.port)
         await visitor.wait_for(r"ann \(you\)")
         (session,) = table.door.sessions
@@ -188,4 +185,4 @@ async def test_closing_the_table_ends_every_guest_app_even_if_their_client_is_fr
             pass
         else:
             raise AssertionError("the guest's app outlived the table")
-        await relay.close()
+        relay.close()
