@@ -145,7 +145,7 @@ class SshDoor:
         self.settings = settings or DoorSettings()
         self.log: Callable[[str], None] = log or (lambda _line: None)
         self.failed_login = failed_login
-        self.throttle = throttle or FailureThrottle()
+        self.throttle = throttle if throttle is not None else FailureThrottle()
         self.python = python
         self.port = 0
         self.sessions: set[GuestSession] = set()
