@@ -24,7 +24,6 @@ from netcards.replay import Replay, from_finished_game
 from protocol.address import format_address, parse_address
 from protocol.client_connection import ClientConnection
 from protocol.errors import (
-    ErrorCode,
     HostKeyChanged,
     PasswordRequired,
     ProtocolError,
@@ -461,11 +460,6 @@ class TableClient:
             self._notify(ClockChanged())
         elif isinstance(message, Error):
             self.awaiting = False
-            if message.code == ErrorCode.BAD_TOKEN.value and self.seat is None and self.token:
-                # The seat this token was for was given up (leaving the lobby frees it):
-                # come back as anyone does, without it.
-                self.token = None
-                raise ConnectionError("the seat of our token was given up; joining again")
             self._notify(HostRefused(message.code, message.text, message.fatal))
             if message.fatal:
                 raise Fatal(f"the host refused: {message.text}")

@@ -116,36 +116,3 @@ async def test_the_turn_clock_runs_out_into_a_bot_move_and_everyone_is_told(tmp_
     finally:
         runner.cancel()
         await server.close()
-
-
-async def test_a_token_for_a_lobby_seat_given_up_gets_a_fresh_seat_not_a_refusal(
-    tmp_path: Path,
-) -> None:
-    """Leaving the lobby frees the seat; the token kept on disk for it is stale. Coming back
-    with it (as `netcards join` and an SSH guest do) sits the player down again."""
-    from protocol.client import ClientSettings, Failed, SeatTaken, TableClient
-    from protocol.known_hosts import KnownHosts
-
-    lines: list[str] = []
-    server = quick_host(lines)
-    port = await server.start()
-    client = TableClient(
-        f"127.0.0.1:{port}",
-        "Ann",
-        KnownHosts(tmp_path / "known_hosts"),
-        token=os.urandom(32),  # the seat it was for has been given up
-        settings=ClientSettings(retry_delays=(0.05,)),
-    )
-    runner = asyncio.create_task(client.run())
-    try:
-        while True:
-            notice = await asyncio.wait_for(client.updates.get(), 10)
-            assert not isinstance(notice, Failed), notice
-            if isinstance(notice, SeatTaken):
-                break
-        assert notice.seat == 0 and not notice.resumed
-        assert server.table.seats[0].name == "Ann"
-    finally:
-        await client.leave()
-        runner.cancel()
-        await server.close()
