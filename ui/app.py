@@ -16,7 +16,7 @@ from typing import Any
 from textual.app import App
 from textual.binding import Binding
 
-from protocol.client import Failed, SeatTaken
+from protocol.client import Failed, HostRefused, SeatTaken
 from protocol.seat_tokens import SeatTokens
 from protocol.settings import data_dir
 from ui.games import screen_class
@@ -84,6 +84,8 @@ class NetcardsApp(App[None]):
         self.session: Session | None = None
         self.last_plan: TablePlan | JoinPlan | None = None
         self.host_log: list[str] = []
+        self.stale_token = False
+        """The host refused our saved seat token: its lobby seat was given up meanwhile."""
 
     # -- start-up -------------------------------------------------------------------------------------
 
@@ -250,6 +252,18 @@ class NetcardsApp(App[None]):
             client = session.client
             if client.token is not None and not client.spectator:
                 SeatTokens(data_dir() / "seats").save(client.address, client.name, client.token)
+        if (
+            isinstance(notice, HostRefused)
+            and notice.code == "bad_token"
+            and session is not None
+            and session.host is None
+            and session.client.seat is None
+        ):
+            # Leaving the lobby, or dropping out of it, gave the seat up; the token saved for
+            # it is of no use any more: forget it and sit down again (see rejoin_fresh).
+            SeatTokens(data_dir() / "seats").forget(session.client.address, session.client.name)
+            self.stale_token = True
+            return
         if self.screen_stack:
             self.screen.post_message(SessionNotice(notice))
 
@@ -266,8 +280,19 @@ class NetcardsApp(App[None]):
     def show_results(self, session: Session) -> None:
         self.push_screen(ResultsScreen(session))
 
+    def rejoin_fresh(self) -> bool:
+        """After a refused stale seat token: join the same table again without it."""
+        plan, session = self.last_plan, self.session
+        if not self.stale_token or not isinstance(plan, JoinPlan) or session is None:
+            return False
+        self.stale_token = False
+        self.join_table(plan.address, session.client.name, plan.password, plan.spectator)
+        return True
+
     def handle_session_end(self, notice: Any) -> None:
         if isinstance(notice, Failed):
+            if self.rejoin_fresh():
+                return
             if self.session is not None and self.session.client.outcome is not None:
                 return  # the game is over; the results screen says what it can
             loud = "fingerprint" in notice.reason or "changed" in notice.reason

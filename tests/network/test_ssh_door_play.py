@@ -17,7 +17,7 @@ from tests.network.processes import Recorder
 
 CARD = re.compile(r"│ *([0-9]{1,2}|FIN|GLA)│")
 TABLE = re.compile(r"(Day \d of 4.*|Walk pile:.*)")
-RESULTS = "Play again"
+RESULTS = "Game over|Play again"
 
 
 def widest(screen: str) -> int:

@@ -69,3 +69,34 @@ async def test_a_guest_has_only_the_table_and_saves_nothing(
         await host.close()
     written = {p for p in files() - before if p.is_file()}
     assert all(p.parent.name == "seats" for p in written), written
+
+
+@pytest.mark.parametrize("guest", [False, True])
+async def test_a_saved_token_for_a_lobby_seat_given_up_just_sits_the_player_again(
+    guest: bool,
+) -> None:
+    """Leaving the lobby (or a dropped connection there) frees the seat, but the token saved for
+    it stays on disk; coming back with it is refused. The app forgets it and sits down again,
+    as a guest whose SSH connection dropped in the lobby does with the same ssh command."""
+    from protocol.seat_tokens import SeatTokens
+    from ui.app import make_app
+
+    table = Table.create("via-gladiola", 2, {}, name="Club", host_part=os.urandom(32))
+    table.add_bot("heuristic", 1)
+    host = TableHost(table, IdentityKey(os.urandom(32)), settings=HostSettings())
+    await host.start()
+    address = f"127.0.0.1:{host.port}"
+    KnownHosts(config_dir() / "known_hosts").remember(address, host.identity.public_key)
+    tokens = SeatTokens(data_dir() / "seats")
+    stale = os.urandom(32)
+    tokens.save(address, "Ann", stale)
+    settings, plan = UserSettings(name="Ann"), JoinPlan(address)
+    app = make_guest_app(settings, plan, None) if guest else make_app(settings=settings, join=plan)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: host.table.seats[0].name == "Ann", seconds=30)
+            await wait_until(pilot, lambda: "Ann (you)" in screen_text(app))
+            assert type(app.screen).__name__ == "LobbyScreen"
+            assert tokens.load(address, "Ann") not in (None, stale)
+    finally:
+        await host.close()
