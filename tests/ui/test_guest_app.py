@@ -100,3 +100,37 @@ async def test_a_saved_token_for_a_lobby_seat_given_up_just_sits_the_player_agai
             assert tokens.load(address, "Ann") not in (None, stale)
     finally:
         await host.close()
+
+
+async def test_the_hosts_lobby_shows_the_door_and_a_failed_login() -> None:
+    """The host's side: the command a friend types, the door's fingerprint in OpenSSH's
+    format beside the table's, and a failed SSH login on the host's screen."""
+    import asyncssh
+
+    from protocol.identity import IdentityKey as Key
+    from protocol.identity_store import KEY_FILE
+    from ui.app import make_app
+    from ui.session import TablePlan
+
+    plan = TablePlan(
+        "via-gladiola", 3, {}, bots=1, password="swordfish", bind="127.0.0.1", port=0,
+        discovery=False, ssh_port=0,
+    )  # fmt: skip
+    app = make_app(settings=UserSettings(name="Host"), host=plan)
+    identity = Key.load((config_dir() / KEY_FILE).read_text())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "LobbyScreen")
+        await wait_until(pilot, lambda: "SSH fingerprint" in screen_text(app))
+        door = app.session.door  # type: ignore[union-attr]
+        flat = "".join(screen_text(app).split())  # lines may wrap anywhere
+        assert f"ssh-p{door.port}NAME@ADDRESS" in flat
+        assert door.fingerprint == identity.ssh_fingerprint
+        assert identity.ssh_fingerprint in flat and identity.fingerprint in flat
+        with pytest.raises(asyncssh.PermissionDenied):
+            await asyncssh.connect(
+                "127.0.0.1", door.port, username="eve", password="sardine",
+                known_hosts=None, client_keys=None, agent_path=None, config=None,
+            )  # fmt: skip
+        await wait_until(
+            pilot, lambda: "Failed SSH login as eve from 127.0.0.1" in str(list(app._notifications))
+        )
