@@ -644,7 +644,7 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
         guests = sum(1 for s in self.door.sessions if s.name and not s.closed and s is not self)
         if guests >= self.door.capacity:
             self.door.log(f"ssh door: full; turned away {user!r} from {conn.address}")
-            self.end(N_("The table has all the guests it can take; try again later."), 1)
+            self.end(N_("The table has all the guests it can take; try again later."), EXIT_REFUSED)
             return
         self.folder = self.door.guest_folder(conn.key, self.name)
         if conn.key is not None and self.door.password is not None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from netcards.games.via_gladiola.cards import deck_for, kind_of
 from tests.network.door_support import Guest, client_key, door_table, guest
 from tests.network.processes import Recorder
+from ui.ssh_door import DoorSettings
 
 CARD = re.compile(r"│ *([0-9]{1,2}|FIN|GLA)│")
 TABLE = re.compile(r"(Day \d of 4.*|Walk pile:.*)")
@@ -146,7 +147,8 @@ async def test_a_dropped_guest_leaves_no_process_and_only_their_key_gets_the_sea
 async def test_a_name_in_use_is_not_taken_over_without_a_key_but_the_same_key_takes_over(
     tmp_path: Path,
 ) -> None:
-    async with door_table(tmp_path, players=3) as table:
+    settings = DoorSettings(spectators=0, margin=0, hang_up_grace=2.0)  # room for 3 guests
+    async with door_table(tmp_path, players=3, door=settings) as table:
         bob = await guest(table, "bob", password="")
         await bob.wait_for(r"bob \(you\)")
         other = await guest(table, "bob", password="")
@@ -163,7 +165,15 @@ async def test_a_name_in_use_is_not_taken_over_without_a_key_but_the_same_key_ta
         await asyncio.wait_for(first.term.closed.wait(), 15)
         assert "opened from another connection" in bytes(first.term.stderr).decode()
         await second.wait_for(r"ann \(you\)")
-        for visitor in (bob, first, second):
+
+        watcher = await guest(table, "zoe", key=client_key(), command="watch")
+        await watcher.wait_for("Host fingerprint")
+        assert any(p.spectator and p.name == "zoe" for p in table.host.peers.values())
+        late = await guest(table, "max", key=client_key())  # a fourth guest: no room
+        await asyncio.wait_for(late.term.closed.wait(), 15)
+        assert "all the guests it can take" in bytes(late.term.stderr).decode()
+        assert late.term.exit_status == 1
+        for visitor in (bob, first, second, watcher, late):
             await visitor.close()
 
 
