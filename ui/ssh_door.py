@@ -100,10 +100,8 @@ def read_authorized_keys(path: Path) -> asyncssh.SSHAuthorizedKeys:
 
 
 def guest_command(port: int, name: str = "NAME", address: str = "ADDRESS") -> str:
-    """What a guest types to sit at the table."""
-    if ":" in address:
-        address = f"[{address}]" if not address.startswith("[") else address
-    return f"ssh -p {port} {name}@{address}"
+    """What a guest types to sit at the table (`ssh` takes an IPv6 address bare, no brackets)."""
+    return f"ssh -p {port} {name}@{address.strip('[]')}"
 
 
 def local_address(bind: str, port: int) -> str:
@@ -151,6 +149,7 @@ class SshDoor:
         self.sessions: set[GuestSession] = set()
         self._guests: dict[tuple[str, str], GuestSession] = {}
         self._logging_in: dict[int, DoorConnection] = {}
+        self._judging: dict[str, tuple[asyncio.Lock, int]] = {}
         self._server: asyncssh.SSHAcceptor | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -263,20 +262,31 @@ class SshDoor:
             self.failed_login(address, user)
 
     async def check_password(self, address: str, user: str, given: str) -> bool:
-        """The table password, judged after the address's throttle delay."""
+        """The table password, judged after the address's throttle delay, one guess at a time
+        per address (many connections at once do not guess faster than one)."""
         if self.password is None:
             return True
-        now = time.monotonic()
-        if self.throttle.refused(address, now):
-            self.log(f"ssh door: refused {address}: too many failed logins, for a while")
-            return False
-        wait = self.throttle.delay(address, now)
-        if wait > 0:
-            await asyncio.sleep(wait)
-        if hmac.compare_digest(given.encode(), self.password.encode()):
-            return True
-        self.failure(address, user, "wrong password")
-        return False
+        lock, waiting = self._judging.get(address) or (asyncio.Lock(), 0)
+        self._judging[address] = (lock, waiting + 1)
+        try:
+            async with lock:
+                now = time.monotonic()
+                if self.throttle.refused(address, now):
+                    self.log(f"ssh door: refused {address}: too many failed logins, for a while")
+                    return False
+                wait = self.throttle.delay(address, now)
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                if hmac.compare_digest(given.encode(), self.password.encode()):
+                    return True
+                self.failure(address, user, "wrong password")
+                return False
+        finally:
+            lock, waiting = self._judging[address]
+            if waiting > 1:
+                self._judging[address] = (lock, waiting - 1)
+            else:
+                del self._judging[address]
 
     # -- guest sessions -------------------------------------------------------------------------
 

@@ -194,3 +194,24 @@ async def test_a_guest_app_gets_their_terminal_and_language_and_nothing_else(
     assert env["PATH"] != "/tmp/evil" and "/tmp/evil" not in env["PYTHONPATH"]
     assert env["NETCARDS_CONFIG_DIR"] == str(tmp_path / "guest" / "config")
     assert env["NETCARDS_PASSWORD"] == "swordfish", "from the environment, not the command line"
+
+
+async def test_many_connections_at_once_do_not_guess_faster_than_one(tmp_path: Path) -> None:
+    class Recording(FailureThrottle):
+        times: list[float] = []
+
+        def failure(self, key: str, now: float) -> None:
+            self.times.append(now)
+            super().failure(key, now)
+
+    throttle = Recording(free=0, base=0.1, cap=5.0)
+    async with door_table(tmp_path, password="swordfish", throttle=throttle) as table:
+
+        async def guess() -> None:
+            with pytest.raises(asyncssh.PermissionDenied):
+                await connect(table, "eve", password="sardine")
+
+        await asyncio.gather(*(guess() for _ in range(4)))
+    first, *_, last = sorted(throttle.times)
+    assert len(throttle.times) == 4
+    assert last - first >= 0.1 + 0.2 + 0.4 - 0.05, "each guess waited for the one before"
