@@ -184,10 +184,13 @@ class NetcardsApp(App[None]):
             self.run_worker(self._ready_when_seated(session), group="session-ready")
 
     def failed_ssh_login(self, address: str, user: str) -> None:
-        """Someone failed to log in through the table's SSH door: the host should know."""
+        """Someone failed to log in through the table's SSH door: the host should know. The
+        name is anybody's text: shown as typed (printable characters only), never as markup."""
+        shown = "".join(ch for ch in user if ch.isprintable())[:64]
         self.notify(
-            _("Failed SSH login as {user} from {address}").format(user=user, address=address),
+            _("Failed SSH login as {user} from {address}").format(user=shown, address=address),
             severity="warning",
+            markup=False,
         )
 
     async def _ready_when_seated(self, session: Session) -> None:

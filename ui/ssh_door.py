@@ -469,7 +469,8 @@ class DoorConnection(asyncssh.SSHServer):
         self._offered = None
         ok = await self.door.check_password(self.address, username, password)
         if ok:
-            self._password_ok, self.method = True, "password"
+            self._password_ok = True
+            self.method = "password" if self.door.password is not None else "no password"
         return ok
 
     def kbdint_auth_supported(self) -> bool:

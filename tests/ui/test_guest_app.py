@@ -126,11 +126,13 @@ async def test_the_hosts_lobby_shows_the_door_and_a_failed_login() -> None:
         assert f"ssh-p{door.port}NAME@ADDRESS" in flat
         assert door.fingerprint == identity.ssh_fingerprint
         assert identity.ssh_fingerprint in flat and identity.fingerprint in flat
+        sly = "eve[@click=app.quit]"  # a user name is anybody's text: shown as it is, no markup
         with pytest.raises(asyncssh.PermissionDenied):
             await asyncssh.connect(
-                "127.0.0.1", door.port, username="eve", password="sardine",
+                "127.0.0.1", door.port, username=sly, password="sardine",
                 known_hosts=None, client_keys=None, agent_path=None, config=None,
             )  # fmt: skip
-        await wait_until(
-            pilot, lambda: "Failed SSH login as eve from 127.0.0.1" in str(list(app._notifications))
-        )
+        await wait_until(pilot, lambda: bool(list(app._notifications)))
+        (said,) = list(app._notifications)
+        assert said.message == "Failed SSH login as eve[@click=app.quit] from 127.0.0.1"
+        assert not said.markup
