@@ -136,7 +136,7 @@ async def through_door(port: int, name: str, known: Any) -> tuple[DoorTerminal, 
 
 
 async def direct(port: int, home: Path) -> tuple[Any, Screen, float]:
-    from ui.guest_process import GuestProcess
+    from ui.ssh_door.guest_process import GuestProcess
 
     screen = Screen(lambda _data: None)
     env = {
