@@ -30,17 +30,23 @@ def files() -> set[Path]:
     return {p for root in (config_dir(), data_dir()) if root.exists() for p in root.rglob("*")}
 
 
-async def test_a_guest_has_only_the_table_and_saves_nothing(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    opened: list[Any] = []
-    monkeypatch.setattr(webbrowser, "open", lambda *a, **k: opened.append(a))
+async def pinned_table() -> tuple[TableHost, str]:
+    """A table of two with a bot, whose key is pinned as the door pins it for a guest."""
     table = Table.create("via-gladiola", 2, {}, name="Club", host_part=os.urandom(32))
     table.add_bot("heuristic", 1)
     host = TableHost(table, IdentityKey(os.urandom(32)), settings=HostSettings())
     await host.start()
     address = f"127.0.0.1:{host.port}"
     KnownHosts(config_dir() / "known_hosts").remember(address, host.identity.public_key)
+    return host, address
+
+
+async def test_a_guest_has_only_the_table_and_saves_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    opened: list[Any] = []
+    monkeypatch.setattr(webbrowser, "open", lambda *a, **k: opened.append(a))
+    host, address = await pinned_table()
     before = files()
     app = make_guest_app(UserSettings(name="Ann"), JoinPlan(address), ascii_mode=None)
     try:
@@ -81,12 +87,7 @@ async def test_a_saved_token_for_a_lobby_seat_given_up_just_sits_the_player_agai
     from protocol.seat_tokens import SeatTokens
     from ui.app import make_app
 
-    table = Table.create("via-gladiola", 2, {}, name="Club", host_part=os.urandom(32))
-    table.add_bot("heuristic", 1)
-    host = TableHost(table, IdentityKey(os.urandom(32)), settings=HostSettings())
-    await host.start()
-    address = f"127.0.0.1:{host.port}"
-    KnownHosts(config_dir() / "known_hosts").remember(address, host.identity.public_key)
+    host, address = await pinned_table()
     tokens = SeatTokens(data_dir() / "seats")
     stale = os.urandom(32)
     tokens.save(address, "Ann", stale)
