@@ -311,8 +311,8 @@ class SshDoor:
         if session.closed or session.ending:
             return
         home = session.folder
-        for sub in ("config", "data"):
-            (home / sub).mkdir(parents=True, exist_ok=True, mode=0o700)
+        for folder in (self.state_root, home, home / "config", home / "data"):
+            folder.mkdir(parents=True, exist_ok=True, mode=0o700)  # seat tokens: the user's only
         KnownHosts(home / "config" / "known_hosts").remember(
             self.table_address, self.host.identity.public_key
         )
