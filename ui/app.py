@@ -16,7 +16,8 @@ from typing import Any
 from textual.app import App
 from textual.binding import Binding
 
-from protocol.client import Failed, HostRefused, SeatTaken
+from protocol.client import Failed, GameStarted, SeatTaken, TokenRefused
+from protocol.deal_witness import DealWitness
 from protocol.seat_tokens import SeatTokens
 from protocol.settings import data_dir
 from ui.games import screen_class
@@ -84,8 +85,6 @@ class NetcardsApp(App[None]):
         self.session: Session | None = None
         self.last_plan: TablePlan | JoinPlan | None = None
         self.host_log: list[str] = []
-        self.stale_token = False
-        """The host refused our saved seat token: its lobby seat was given up meanwhile."""
 
     # -- start-up -------------------------------------------------------------------------------------
 
@@ -217,9 +216,9 @@ class NetcardsApp(App[None]):
         session = await join_table(
             address, name, self.post_message, password=password, spectator=spectator,
             trust=self.ask_trust,
+            token=None if spectator else tokens.load(address, name),
+            deal=None if spectator else DealWitness.restore(tokens.load_deal(address, name)),
         )  # fmt: skip
-        if not spectator:
-            session.client.token = tokens.load(address, name)
         self.session = session
         await self._to_screen(LobbyScreen(session))
 
@@ -251,22 +250,18 @@ class NetcardsApp(App[None]):
     def on_session_notice(self, message: SessionNotice) -> None:
         notice = message.notice
         session = self.session
-        if isinstance(notice, SeatTaken) and session is not None and session.host is None:
-            client = session.client
-            if client.token is not None and not client.spectator:
-                SeatTokens(data_dir() / "seats").save(client.address, client.name, client.token)
         if (
-            isinstance(notice, HostRefused)
-            and notice.code == "bad_token"
+            isinstance(notice, SeatTaken | GameStarted)
             and session is not None
             and session.host is None
-            and session.client.seat is None
         ):
-            # Leaving the lobby, or dropping out of it, gave the seat up; the token saved for
-            # it is of no use any more: forget it and sit down again (see rejoin_fresh).
+            client = session.client
+            if client.token is not None and not client.spectator:
+                SeatTokens(data_dir() / "seats").save(
+                    client.address, client.name, client.token, client.deal.to_data()
+                )
+        if isinstance(notice, TokenRefused) and session is not None:
             SeatTokens(data_dir() / "seats").forget(session.client.address, session.client.name)
-            self.stale_token = True
-            return
         if self.screen_stack:
             self.screen.post_message(SessionNotice(notice))
 
@@ -283,24 +278,23 @@ class NetcardsApp(App[None]):
     def show_results(self, session: Session) -> None:
         self.push_screen(ResultsScreen(session))
 
-    def rejoin_fresh(self) -> bool:
-        """After a refused stale seat token: join the same table again without it."""
-        plan, session = self.last_plan, self.session
-        if not self.stale_token or not isinstance(plan, JoinPlan) or session is None:
-            return False
-        self.stale_token = False
-        self.join_table(plan.address, session.client.name, plan.password, plan.spectator)
-        return True
-
     def handle_session_end(self, notice: Any) -> None:
         if isinstance(notice, Failed):
-            if self.rejoin_fresh():
-                return
             if self.session is not None and self.session.client.outcome is not None:
                 return  # the game is over; the results screen says what it can
-            loud = "fingerprint" in notice.reason or "changed" in notice.reason
+            refused_deal = self.session is not None and self.session.client.verdict is not None
+            loud = refused_deal or "fingerprint" in notice.reason or "changed" in notice.reason
             text = notice.reason
-            if loud:
+            if refused_deal:
+                text = (
+                    _(
+                        "The host broke the rules of the fair deal, so this program left before "
+                        "the game began: the host may be trying to choose the cards."
+                    )
+                    + "\n\n"
+                    + text
+                )
+            elif loud:
                 text += "\n\n" + _(
                     "If the host really made a new key, forget the old one in "
                     "Settings > Known hosts (f), then join again."

@@ -61,8 +61,6 @@ class GuestApp(NetcardsApp):
 
     def handle_session_end(self, notice: Any) -> None:
         session = self.session
-        if isinstance(notice, Failed) and self.rejoin_fresh():
-            return
         if isinstance(notice, Failed) and (session is None or session.client.outcome is None):
             self.push_screen(
                 Notice(notice.reason, loud=True), lambda _answer: self.exit(return_code=1)
