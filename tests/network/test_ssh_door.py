@@ -179,7 +179,7 @@ async def test_a_guest_app_gets_their_terminal_and_language_and_nothing_else(
 
     sent = {
         "LANG": "nl_NL.UTF-8", "LC_TIME": "fr_FR.UTF-8", "NO_COLOR": "1", "COLORTERM": "truecolor",
-        "LD_PRELOAD": "/tmp/evil.so", "PYTHONPATH": "/tmp/evil", "PATH": "/tmp/evil",
+        "LD_PRELOAD": "/nonexistent/evil.so", "PYTHONPATH": "/nonexistent/evil", "PATH": "/nonexistent/evil",
         "NETCARDS_CONFIG_DIR": "/", "TEXTUAL": "devtools", "LC_ALL": "x\x00y",
     }  # fmt: skip
     async with door_table(tmp_path, password="swordfish") as table:
@@ -191,7 +191,7 @@ async def test_a_guest_app_gets_their_terminal_and_language_and_nothing_else(
     assert env["LANG"] == "nl_NL.UTF-8" and env["LC_TIME"] == "fr_FR.UTF-8"
     assert env["NO_COLOR"] == "1" and env["COLORTERM"] == "truecolor"
     assert "LD_PRELOAD" not in env and "TEXTUAL" not in env and "LC_ALL" not in env
-    assert env["PATH"] != "/tmp/evil" and "/tmp/evil" not in env["PYTHONPATH"]
+    assert env["PATH"] != "/nonexistent/evil" and "/nonexistent/evil" not in env["PYTHONPATH"]
     assert env["NETCARDS_CONFIG_DIR"] == str(tmp_path / "guest" / "config")
     assert env["NETCARDS_PASSWORD"] == "swordfish", "from the environment, not the command line"
 
