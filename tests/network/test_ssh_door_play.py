@@ -11,8 +11,10 @@ import os
 import re
 from pathlib import Path
 
+import asyncssh
+
 from netcards.games.via_gladiola.cards import deck_for, kind_of
-from tests.network.door_support import Guest, client_key, door_table, guest
+from tests.network.door_support import Guest, Terminal, client_key, door_table, guest
 from tests.network.processes import Recorder
 from ui.ssh_door import DoorSettings
 
@@ -196,3 +198,49 @@ async def test_closing_the_table_ends_every_guest_app_even_if_their_client_is_fr
         else:
             raise AssertionError("the guest's app outlived the table")
         relay.close()
+
+
+async def test_a_host_that_dies_leaves_no_guest_app_behind(tmp_path: Path) -> None:
+    """The guest's PTY is the app's controlling terminal: when the host's process dies, its
+    side of every PTY closes and the kernel hangs the guests' apps up."""
+    import signal
+
+    from protocol.identity import IdentityKey, ssh_public_line
+    from protocol.settings import config_dir
+    from tests.network.processes import host, wait_for
+
+    server, _port, _ = await asyncio.to_thread(
+        host, tmp_path, "--game", "via-gladiola", "--players", "2", "--port", "0", "--ssh", "0"
+    )
+    try:
+        await asyncio.to_thread(wait_for, lambda: "\nssh " in "\n" + server.stdout(), 20)
+        ssh_port = int(re.search(r"^ssh \S+:(\d+)", server.stdout(), re.M).group(1))  # type: ignore[union-attr]
+        key = IdentityKey.load((config_dir() / "host_key").read_text())
+        known = asyncssh.import_known_hosts(
+            f"[127.0.0.1]:{ssh_port} {ssh_public_line(key.public_key)}\n"
+        )
+        conn = await asyncssh.connect(
+            "127.0.0.1", ssh_port, username="ann", known_hosts=known, client_keys=[client_key()],
+            agent_path=None, config=None,
+        )  # fmt: skip
+        await conn.create_session(
+            Terminal, term_type="xterm-256color", term_size=(80, 24), encoding=None
+        )
+        await asyncio.to_thread(wait_for, lambda: "plays in process" in server.stderr(), 20)
+        found = re.search(r"plays in process (\d+)", server.stderr())
+        assert found is not None
+        pid = int(found.group(1))
+        server.popen.send_signal(signal.SIGKILL)
+        server.popen.wait()
+
+        def gone() -> bool:
+            try:
+                os.killpg(pid, 0)
+            except ProcessLookupError:
+                return True
+            return False
+
+        await asyncio.to_thread(wait_for, gone, 15, "the guest's app to end")
+        conn.close()
+    finally:
+        server.kill()

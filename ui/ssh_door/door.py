@@ -38,6 +38,13 @@ from ui.ssh_door.session import EXIT_REFUSED, GuestSession, guest_command
 PASSED_ENV = re.compile(r"^(LANG|LANGUAGE|LC_[A-Z]+|NO_COLOR|COLORTERM)$")
 TERM_TYPE = re.compile(r"^[A-Za-z0-9._+-]{1,64}$")
 
+# The guest's app. Its PTY becomes its controlling terminal first (it leads a session of its
+# own), so that if the host's process dies, its side of the PTY closes and the kernel hangs
+# the app up: no guest's app outlives the door.
+GUEST_APP = (
+    "import fcntl, termios; fcntl.ioctl(0, termios.TIOCSCTTY, 0); from ui.cli import main; main()"
+)
+
 logging.getLogger("asyncssh").addHandler(logging.NullHandler())
 logging.getLogger("asyncssh").propagate = False
 
@@ -317,7 +324,7 @@ class SshDoor:
             self.table_address, self.host.identity.public_key
         )
         argv = [
-            self.python, "-P", "-c", "from ui.cli import main; main()",
+            self.python, "-P", "-c", GUEST_APP,
             "join", self.table_address, "--name", name, "--guest",
         ]  # fmt: skip
         if session.watch:

@@ -4,7 +4,8 @@ The door hands the guest's keystrokes to the child through the PTY's master side
 what the child draws back down the SSH channel. A window change is set on the PTY (TIOCSWINSZ)
 and signalled (SIGWINCH), so the app redraws at the new size. The child runs in a session and
 process group of its own, so ending it reaches everything it started: politely first (SIGHUP,
-as when a terminal hangs up), then for certain (SIGKILL) a few seconds later.
+as when a terminal hangs up), then for certain (SIGKILL) a few seconds later. (The door also
+makes the PTY the child's controlling terminal, so that the kernel hangs it up if we die.)
 """
 
 from __future__ import annotations
