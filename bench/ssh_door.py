@@ -18,6 +18,7 @@ import argparse
 import asyncio
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -216,6 +217,7 @@ async def main(samples: int) -> None:
             host.kill()
             print("the host did not stop within 10 s of SIGTERM", file=sys.stderr)
         err.close()
+        shutil.rmtree(folder, ignore_errors=True)
 
     def ms(values: list[float], p: float) -> str:
         return f"{1000 * percentile(values, p):6.2f}"
