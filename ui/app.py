@@ -59,6 +59,8 @@ class NetcardsApp(App[None]):
 
     CSS_PATH = "netcards.tcss"
     TITLE = "netcards"
+    writes_files = True
+    """False for a guest of the SSH door: nothing of theirs is saved on the host's disk."""
     BINDINGS = [Binding("ctrl+q", "quit", N_("Quit"), show=False)]
 
     def __init__(
@@ -168,17 +170,27 @@ class NetcardsApp(App[None]):
                 bot_delay=self.bot_delay,
                 random_bytes=self.random_bytes,
                 log=self.host_log.append,
+                failed_login=self.failed_ssh_login,
             )
-        except OSError as exc:
-            self.push_screen(
-                Notice(_("Cannot open the table: {reason}").format(reason=exc.strerror or exc))
-            )
+        except (OSError, ValueError) as exc:
+            reason = (exc.strerror if isinstance(exc, OSError) else None) or exc
+            self.push_screen(Notice(_("Cannot open the table: {reason}").format(reason=reason)))
             return
         self.session = session
         practise = plan.bots == plan.players - 1 and plan.port == 0
         await self._to_screen(LobbyScreen(session))
         if practise:
             self.run_worker(self._ready_when_seated(session), group="session-ready")
+
+    def failed_ssh_login(self, address: str, user: str) -> None:
+        """Someone failed to log in through the table's SSH door: the host should know. The
+        name is anybody's text: shown as typed (printable characters only), never as markup."""
+        shown = "".join(ch for ch in user if ch.isprintable())[:64]
+        self.notify(
+            _("Failed SSH login as {user} from {address}").format(user=shown, address=address),
+            severity="warning",
+            markup=False,
+        )
 
     async def _ready_when_seated(self, session: Session) -> None:
         import asyncio

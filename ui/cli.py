@@ -20,7 +20,7 @@ from netcards.game import Game, TableConfig
 from netcards.options import parse_option_assignments
 from netcards.registry import all_games, get_game
 from netcards.table import Table, clean_name
-from protocol.address import DEFAULT_PORT, AddressError
+from protocol.address import DEFAULT_PORT, DEFAULT_SSH_PORT, AddressError
 from protocol.journal_file import JournalError
 from protocol.settings import DISCOVERY_PORT
 
@@ -120,6 +120,21 @@ def _build_parser() -> argparse.ArgumentParser:
         help="time for each decision; then a bot plays it (default: no clock)",
     )
     host.add_argument(
+        "--ssh",
+        nargs="?",
+        type=int,
+        const=DEFAULT_SSH_PORT,
+        metavar="PORT",
+        help=f"open an SSH door: friends join with nothing but ssh "
+        f"(port {DEFAULT_SSH_PORT} if not given; 0 = any free)",
+    )
+    host.add_argument(
+        "--ssh-keys",
+        type=Path,
+        metavar="FILE",
+        help="let only these keys through the SSH door (an OpenSSH authorized_keys file)",
+    )
+    host.add_argument(
         "--discovery-port",
         type=int,
         help=f"UDP port to answer LAN queries on (default {DISCOVERY_PORT}; 0 = off)",
@@ -130,6 +145,11 @@ def _build_parser() -> argparse.ArgumentParser:
     join.add_argument("--name", help="your name at the table (default: from your settings)")
     _password_options(join, "the table's password, if it has one")
     join.add_argument("--spectate", action="store_true", help="watch instead of playing")
+    join.add_argument(
+        "--guest",
+        action="store_true",
+        help="as a guest of an SSH door runs it: this table only, nothing saved",
+    )
 
     bot = sub.add_parser("bot", help="join a table as a bot player, without a screen")
     bot.add_argument("address", help="host[:port], e.g. 192.0.2.7 or [::1]:47474")
@@ -287,7 +307,7 @@ def _deck(args: argparse.Namespace, out: IO[str]) -> int:
 
 
 def _app(args: argparse.Namespace, **start: Any) -> int:
-    from ui.app import make_app
+    from ui.app import NetcardsApp, make_app
     from ui.i18n import from_locale, use
     from ui.user_settings import UserSettings
 
@@ -296,14 +316,40 @@ def _app(args: argparse.Namespace, **start: Any) -> int:
     name = getattr(args, "name", None)
     if args.command == "join" and name:
         settings.name = clean_name(name)
-    app = make_app(settings=settings, ascii_mode=True if args.ascii else None, **start)
+    ascii_mode = True if args.ascii else None
+    app: NetcardsApp
+    if getattr(args, "guest", False):
+        from ui.guest_app import make_guest_app
+
+        app = make_guest_app(settings, start["join"], ascii_mode)
+    else:
+        app = make_app(settings=settings, ascii_mode=ascii_mode, **start)
     app.run()
-    return 0
+    return app.return_code or 0
+
+
+def _ssh_door_options(args: argparse.Namespace) -> Any:
+    """The SSH door's port and allowed keys, checked before anything opens (None: no door)."""
+    if args.ssh is None:
+        if args.ssh_keys is not None:
+            raise UsageError("--ssh-keys needs --ssh (the door it guards)")
+        return None
+    if not 0 <= args.ssh <= 65535:
+        raise UsageError("--ssh must be between 0 and 65535")
+    if args.ssh_keys is None:
+        return None
+    from ui.ssh_door import DoorError, read_authorized_keys
+
+    try:
+        return read_authorized_keys(args.ssh_keys)
+    except DoorError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _host(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     from ui import headless
 
+    ssh_keys = _ssh_door_options(args)
     if not args.headless:
         if args.resume is not None:
             raise UsageError("--resume works with --headless only")
@@ -321,6 +367,7 @@ def _host(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             name=args.name, password=resolve_password(args),
             bind=args.bind, port=DEFAULT_PORT if args.port is None else args.port,
             discovery=args.discovery_port != 0, grace=args.grace, turn_clock=args.turn_clock,
+            ssh_port=args.ssh, ssh_keys=args.ssh_keys,
         )  # fmt: skip
         if not 0 <= args.bots < config.players:
             raise UsageError(
@@ -351,7 +398,7 @@ def _host(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     plan = headless.HostPlan(
         table, args.bind, port, resolve_password(args), journal, args.resume is not None, args.grace,
         args.discovery_port, args.bot_delay, args.turn_clock,
-        clean_name(args.owner) if args.owner is not None else None,
+        clean_name(args.owner) if args.owner is not None else None, args.ssh, ssh_keys,
     )  # fmt: skip
     return headless.main_loop(headless.run_host(plan, out, err))
 

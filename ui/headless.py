@@ -77,6 +77,14 @@ class HostPlan:
     turn_clock: float = 0.0
     owner: str | None = None
     """The name under which a joining player owns the table (None: nobody owns it)."""
+    ssh_port: int | None = None
+    """Open the SSH door on this port (0: any free); None: no door."""
+    ssh_keys: Any = None
+    """The keys allowed through the door (asyncssh's SSHAuthorizedKeys); None: any."""
+
+
+GUESTS_LINGER = 120.0
+"""After the game, seconds the host waits for SSH guests still reading the results."""
 
 
 async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
@@ -106,6 +114,18 @@ async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
             f"{host.taken_back_from} is taken back and will be decided again"
         )
     port = await host.start(plan.bind, plan.port)
+    door = None
+    if plan.ssh_port is not None:
+        from ui.ssh_door import open_door
+
+        try:
+            door = await open_door(
+                host, plan.bind, plan.ssh_port, password=plan.password,
+                authorized_keys=plan.ssh_keys, log=log,
+            )  # fmt: skip
+        except OSError:
+            await host.close()
+            raise
     if not plan.resumed:
         journal.append({"type": "listen", "port": port})
     if plan.discovery_port != 0:
@@ -113,6 +133,8 @@ async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
         if problem is not None:
             log(f"LAN discovery is off: {problem}")
     out.write(f"listening {format_address(plan.bind, port)} fingerprint {identity.fingerprint}\n")
+    if door is not None:
+        out.write(f"ssh {format_address(plan.bind, door.port)} fingerprint {door.fingerprint}\n")
     out.flush()
     err.write(f"host: journal {plan.journal_path}\n")
     stop = asyncio.Event()
@@ -127,6 +149,12 @@ async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
     if outcome is not None:
         await host.linger(3.0)
         print_outcome(plan.table.game.name, [s.name for s in plan.table.seats], outcome, out)
+        if door is not None:  # guests read the results in their app, then leave
+            lingering = asyncio.create_task(door.linger(GUESTS_LINGER))
+            await asyncio.wait({lingering, stopped}, return_when=asyncio.FIRST_COMPLETED)
+            lingering.cancel()
+    if door is not None:
+        await door.close()
     await host.close()
     for task in (finished, stopped):
         task.cancel()

@@ -12,7 +12,8 @@ import contextlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
@@ -26,6 +27,9 @@ from protocol.identity_store import load_or_create_identity
 from protocol.journal_file import JournalWriter
 from protocol.known_hosts import KnownHosts
 from protocol.settings import config_dir, data_dir
+
+if TYPE_CHECKING:
+    from ui.ssh_door import SshDoor
 
 
 class SessionNotice(Message, bubble=False):
@@ -54,6 +58,10 @@ class TablePlan:
     discovery: bool = True
     grace: float = 30.0
     turn_clock: float = 0.0
+    ssh_port: int | None = None
+    """Open the SSH door on this port (0: any free); None: no door."""
+    ssh_keys: Path | None = None
+    """An authorized_keys file: only these keys pass the door."""
 
 
 def known_hosts() -> KnownHosts:
@@ -66,9 +74,11 @@ class Session:
         client: TableClient,
         post: Callable[[Message], object],
         host: TableHost | None = None,
+        door: SshDoor | None = None,
     ) -> None:
         self.client = client
         self.host = host
+        self.door = door
         self._post = post
         self._tasks: list[asyncio.Task[Any]] = []
 
@@ -92,6 +102,8 @@ class Session:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        if self.door is not None:
+            await self.door.close()
         if self.host is not None:
             await self.host.close()
 
@@ -104,8 +116,11 @@ async def open_table(
     bot_delay: float = 0.0,
     random_bytes: Callable[[int], bytes] = os.urandom,
     log: Callable[[str], None] | None = None,
+    failed_login: Callable[[str, str], None] | None = None,
 ) -> Session:
-    """Host a table in this process and sit at it (seat 0) through a client like any other."""
+    """Host a table in this process and sit at it (seat 0) through a client like any other;
+    with `plan.ssh_port`, open its SSH door too (`failed_login(address, user)` on each failed
+    SSH login)."""
     game = get_game(plan.game)
     config = game.make_config(plan.players, plan.options)
     table = Table(game, config, clean_name(plan.name), random_bytes(32))
@@ -129,6 +144,19 @@ async def open_table(
         random_bytes=random_bytes,
     )
     port = await host.start(plan.bind, plan.port)
+    door = None
+    if plan.ssh_port is not None:
+        from ui.ssh_door import DoorError, open_door, read_authorized_keys  # asyncssh: only now
+
+        try:
+            keys = read_authorized_keys(plan.ssh_keys) if plan.ssh_keys is not None else None
+            door = await open_door(
+                host, plan.bind, plan.ssh_port, password=plan.password,
+                authorized_keys=keys, log=log, failed_login=failed_login,
+            )  # fmt: skip
+        except (OSError, DoorError):
+            await host.close()
+            raise
     if plan.discovery:
         await host.announce()
     client = TableClient(
@@ -139,7 +167,7 @@ async def open_table(
         token=owner,
         random_bytes=random_bytes,
     )
-    session = Session(client, post, host)
+    session = Session(client, post, host, door)
     await session.start()
     return session
 

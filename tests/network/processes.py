@@ -114,7 +114,8 @@ class Relay:
     """A loopback TCP relay between players and the host, both ways, keeping every byte that
     passes (what anyone on the network between them would see). `tamper(connection, upstream)`
     may return a function that changes the bytes of one direction of one connection (numbered
-    from 0 in the order they came; `upstream` is player to host) before they pass on."""
+    from 0 in the order they came; `upstream` is player to host) before they pass on. It can
+    also `freeze`: then nothing passes either way, as when a player's machine goes to sleep."""
 
     def __init__(
         self,
@@ -123,6 +124,8 @@ class Relay:
     ) -> None:
         import threading
 
+        self.thawed = threading.Event()
+        self.thawed.set()
         self.target = target_port
         self.tamper = tamper
         self.listener = socket.create_server(("127.0.0.1", 0))
@@ -156,6 +159,7 @@ class Relay:
     ) -> None:
         try:
             while data := src.recv(65536):
+                self.thawed.wait()
                 with self.lock:
                     self.captured += data
                 dst.sendall(change(data) if change else data)
@@ -165,6 +169,9 @@ class Relay:
             for s in (src, dst):
                 with contextlib.suppress(OSError):
                     s.shutdown(socket.SHUT_RDWR)
+
+    def freeze(self) -> None:
+        self.thawed.clear()
 
     def close(self) -> None:
         self.running = False

@@ -19,7 +19,7 @@ from netcards.bots.base import bot_levels
 from netcards.errors import GameError
 from netcards.options import OptionSpec
 from netcards.registry import all_games, get_game
-from protocol.address import DEFAULT_PORT
+from protocol.address import DEFAULT_PORT, DEFAULT_SSH_PORT
 from ui.i18n import N_, _
 from ui.session import TablePlan
 from ui.widgets.keybar import KeyBar
@@ -77,6 +77,8 @@ class HostSetupScreen(Screen[None]):
                 yield Input(value=str(DEFAULT_PORT), id="port", restrict=r"[0-9]*")
                 yield Label(_("Turn clock: seconds per decision, then a bot plays it (empty: off)"))
                 yield Input(id="clock", restrict=r"[0-9]*")
+                yield Label(_("SSH door: friends join with only ssh on this port (empty: no door)"))
+                yield Input(id="ssh-port", restrict=r"[0-9]*", placeholder=str(DEFAULT_SSH_PORT))
             yield Vertical(id="options")
             yield Static("", id="form-error")
             with Horizontal(id="form-buttons"):
@@ -184,11 +186,15 @@ class HostSetupScreen(Screen[None]):
         port_text = self.query_one("#port", Input).value.strip() or str(DEFAULT_PORT)
         password = self.query_one("#password", Input).value
         clock = self.query_one("#clock", Input).value.strip()
+        ssh_port = self.query_one("#ssh-port", Input).value.strip()
+        if ssh_port and not 0 <= int(ssh_port) <= 65535:
+            raise ValueError(_("the SSH door's port is between 0 and 65535"))
         return TablePlan(
             game.id, players, options, bots=int(bots) if isinstance(bots, int) else 0,
             bot_level=level, stand_in_level=level,
             name=self.query_one("#name", Input).value.strip() or "netcards table",
             password=password or None, port=int(port_text), turn_clock=float(clock or 0),
+            ssh_port=int(ssh_port) if ssh_port else None,
         )  # fmt: skip
 
     def action_open(self) -> None:

@@ -107,6 +107,13 @@ class LobbyScreen(Screen[None]):
                     port=self.session.host.port
                 )
             )
+        door = self.session.door
+        if door is not None:  # the SSH door: the one command a friend types, and its key
+            title.append("\n" + _("Friends without netcards: {command}").format(
+                command=door.command(_("NAME"), _("ADDRESS"))
+            ))  # fmt: skip
+            title.append("\n" + _("SSH fingerprint: "))
+            title.append(door.fingerprint, style="bold")
         self.query_one("#lobby-title", Static).update(title)
         table = self.query_one("#seats", DataTable)
         row = table.cursor_row

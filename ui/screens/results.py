@@ -110,6 +110,9 @@ class ResultsScreen(Screen[None]):
     def action_save(self) -> None:
         from ui.replay import save_replay
 
+        if not getattr(self.app, "writes_files", True):
+            self.notify(_("Replays are not saved through the SSH door."), severity="warning")
+            return
         replay = self.session.client.replay()
         if replay is None:
             self.notify(
