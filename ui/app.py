@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from textual import events
 from textual.app import App
 from textual.binding import Binding
 
@@ -21,6 +22,7 @@ from protocol.seat_tokens import SeatTokens
 from protocol.settings import data_dir
 from ui.games import screen_class
 from ui.i18n import N_, _, current, from_locale, use
+from ui.keys import KeysInOrder
 from ui.screens.confirm import Confirm, Notice
 from ui.screens.find import FindScreen
 from ui.screens.host_setup import HostSetupScreen
@@ -82,6 +84,17 @@ class NetcardsApp(App[None]):
         self.session: Session | None = None
         self.last_plan: TablePlan | JoinPlan | None = None
         self.host_log: list[str] = []
+        self.keys = KeysInOrder(self)
+
+    async def on_event(self, event: events.Event) -> None:
+        """Keys from the terminal wait their turn (see `ui.keys`); everything else as usual."""
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            self.keys.take(event)
+            return
+        await super().on_event(event)
+
+    async def route_key(self, event: events.Key) -> None:
+        await super().on_event(event)
 
     # -- start-up -------------------------------------------------------------------------------------
 
