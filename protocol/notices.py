@@ -14,6 +14,7 @@ ENGLISH = {
     "back": "{name} is back",
     "clock": "time ran out for {name}: a bot played the turn",
     "deal_off": "the deal is off: {reason}",
+    "closed": "the host closed the table",
 }
 
 

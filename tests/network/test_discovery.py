@@ -91,3 +91,51 @@ def test_replies_with_unprintable_names_or_extra_fields_are_refused() -> None:
         decode_reply(extra, NONCE)
     assert decode_reply(encode_reply(NONCE, INFO), NONCE) == INFO
     assert decode_query(encode_query(NONCE)) == NONCE
+
+
+def free_udp_base(span: int = 8) -> int:
+    """A base port with `span` free UDP ports after it, on loopback."""
+    import socket
+
+    for _attempt in range(50):
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.bind(("127.0.0.1", 0))
+            base = probe.getsockname()[1]
+        if base + span >= 65536:
+            continue
+        try:
+            held = []
+            for port in range(base, base + span):
+                sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+                held.append(sock)
+                sock.bind(("127.0.0.1", port))
+        except OSError:
+            continue
+        finally:
+            for sock in held:
+                sock.close()
+        return base
+    raise AssertionError("no free range of UDP ports")
+
+
+async def test_two_hosts_on_one_machine_are_both_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NETCARDS_DISCOVERY_PORT", str(free_udp_base()))
+    first = TableInfo("First", "via-gladiola", 3, 2, 47474, 1, "AAAA-AAAA")
+    second = TableInfo("Second", "velonimo", 4, 3, 47476, 1, "BBBB-BBBB", password=True)
+    responders = [Responder(lambda: first), Responder(lambda: second)]
+    ports = [await r.start("127.0.0.1") for r in responders]
+    try:
+        found = await discover(timeout=0.5, nonce=NONCE)
+    finally:
+        for responder in responders:
+            await responder.close()
+    assert ports[0] != ports[1], "the second host answers on the next port of the range"
+    assert [t.info for t in found] == [first, second]
+    assert [t.info.password for t in found] == [False, True], "password tables say so"
+
+
+def test_a_reply_from_a_host_that_does_not_say_whether_it_has_a_password_is_kept() -> None:
+    older = {k: v for k, v in msgpack.unpackb(encode_reply(NONCE, INFO)).items() if k != "pw"}
+    assert decode_reply(msgpack.packb(older), NONCE) == INFO
+    with pytest.raises(BadDatagram, match="pw"):
+        decode_reply(msgpack.packb({**older, "pw": "yes"}), NONCE)
