@@ -277,7 +277,8 @@ def _host(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             bots=args.bots, bot_level=args.bot_level, stand_in_level=args.stand_in,
             name=args.name, password=args.password,
             bind=args.bind, port=DEFAULT_PORT if args.port is None else args.port,
-            discovery=args.discovery_port != 0, grace=args.grace, turn_clock=args.turn_clock,
+            discovery=args.discovery_port != 0, discovery_port=args.discovery_port,
+            grace=args.grace, turn_clock=args.turn_clock,
         )  # fmt: skip
         if not 0 <= args.bots < config.players:
             raise UsageError(

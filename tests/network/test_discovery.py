@@ -18,6 +18,7 @@ from protocol.discovery import (
     encode_query,
     encode_reply,
 )
+from tests.network.processes import free_udp_base
 
 INFO = TableInfo("Friday table", "via-gladiola", 4, 2, 47474, 1, "ABCD-EFGH")
 NONCE = b"12345678"
@@ -91,31 +92,6 @@ def test_replies_with_unprintable_names_or_extra_fields_are_refused() -> None:
         decode_reply(extra, NONCE)
     assert decode_reply(encode_reply(NONCE, INFO), NONCE) == INFO
     assert decode_query(encode_query(NONCE)) == NONCE
-
-
-def free_udp_base(span: int = 8) -> int:
-    """A base port with `span` free UDP ports after it, on loopback."""
-    import socket
-
-    for _attempt in range(50):
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.bind(("127.0.0.1", 0))
-            base = probe.getsockname()[1]
-        if base + span >= 65536:
-            continue
-        try:
-            held = []
-            for port in range(base, base + span):
-                sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-                held.append(sock)
-                sock.bind(("127.0.0.1", port))
-        except OSError:
-            continue
-        finally:
-            for sock in held:
-                sock.close()
-        return base
-    raise AssertionError("no free range of UDP ports")
 
 
 async def test_two_hosts_on_one_machine_are_both_found(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -191,15 +192,21 @@ class HostSetupScreen(Screen[None]):
             password=password or None, port=int(port_text), turn_clock=float(clock or 0),
         )  # fmt: skip
 
+    def show_error(self, text: str, field: str | None = None) -> None:
+        """A problem with the table asked for (the engine's, or the port's when opening it)."""
+        self.query_one("#form-error", Static).update(Text("! " + text, style="bold red"))
+        if field is not None and self.query(f"#{field}"):
+            self.query_one(f"#{field}").focus()
+
     def action_open(self) -> None:
         error = self.query_one("#form-error", Static)
         try:
             plan = self.plan()
         except (GameError, ValueError) as exc:
-            error.update(f"[b red]! {exc}[/]")
+            self.show_error(str(exc))
             return
         except OSError as exc:
-            error.update(f"[b red]! {_('cannot read the deck file')}: {exc.strerror}[/]")
+            self.show_error(f"{_('cannot read the deck file')}: {exc.strerror}")
             return
         error.update("")
         self.app.open_table(plan)  # type: ignore[attr-defined]

@@ -1,0 +1,30 @@
+"""Whether this terminal can show more than ASCII, decided the way the C library decides.
+
+Python reports UTF-8 even in the C locale (PEP 538 and 540 coerce it), so its preferred encoding
+says nothing about the terminal. The character set is the codeset of the first locale variable
+that is set among LC_ALL, LC_CTYPE and LANG; none set is the C locale, which is ASCII. A few
+terminal types draw no Unicode whatever the locale says.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+LOCALE_VARIABLES = ("LC_ALL", "LC_CTYPE", "LANG")
+ASCII_TERMINALS = frozenset({"dumb", "vt52", "vt100", "vt102", "vt220", "ansi"})
+UNICODE_CODESETS = frozenset({"utf8", "utf16", "utf32"})
+
+
+def locale_codeset(environ: Mapping[str, str]) -> str:
+    """`en_GB.UTF-8@euro` -> `utf8`; no codeset (`C`, `POSIX`, `fr_FR`) -> ``."""
+    value = next((environ[n] for n in LOCALE_VARIABLES if environ.get(n)), "")
+    codeset = value.partition(".")[2].partition("@")[0]
+    return codeset.lower().replace("-", "").replace("_", "")
+
+
+def unicode_ok(environ: Mapping[str, str] = os.environ) -> bool:
+    """False when the locale is not UTF-8 or the terminal is a plain one: ASCII mode then."""
+    if environ.get("TERM", "") in ASCII_TERMINALS:
+        return False
+    return locale_codeset(environ) in UNICODE_CODESETS
