@@ -354,9 +354,7 @@ class NetcardsApp(App[None]):
             self.back_to_menu()
             self.push_screen(Notice(_("The host closed the table.")))
             return
-        while len(self.screen_stack) > 2:
-            self.pop_screen()
-        self.push_screen(ResultsScreen(session))
+        self.run_worker(self._to_screen(ResultsScreen(session)), group="session")
 
     def leaving_question(self, *, quitting: bool = False) -> Confirm:
         """Leaving a table, or quitting while at one; a host is told it ends the table for all."""

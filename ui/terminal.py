@@ -9,11 +9,16 @@ terminal types draw no Unicode whatever the locale says.
 from __future__ import annotations
 
 import os
+import unicodedata
 from collections.abc import Mapping
 
 LOCALE_VARIABLES = ("LC_ALL", "LC_CTYPE", "LANG")
 ASCII_TERMINALS = frozenset({"dumb", "vt52", "vt100", "vt102", "vt220", "ansi"})
 UNICODE_CODESETS = frozenset({"utf8", "utf16", "utf32"})
+PUNCTUATION = str.maketrans(
+    {"–": "-", "—": "-", "−": "-", "·": "-", "×": "x", "«": '"', "»": '"', "\xa0": " ",
+     "‘": "'", "’": "'", "“": '"', "”": '"', "…": "...", "→": "->", "←": "<-"}
+)  # fmt: skip
 
 
 def locale_codeset(environ: Mapping[str, str]) -> str:
@@ -28,3 +33,9 @@ def unicode_ok(environ: Mapping[str, str] = os.environ) -> bool:
     if environ.get("TERM", "") in ASCII_TERMINALS:
         return False
     return locale_codeset(environ) in UNICODE_CODESETS
+
+
+def plain_ascii(text: str) -> str:
+    """Text for an ASCII terminal: dashes and quotes made plain, accents dropped (é -> e)."""
+    decomposed = unicodedata.normalize("NFKD", text.translate(PUNCTUATION))
+    return decomposed.encode("ascii", "ignore").decode("ascii")

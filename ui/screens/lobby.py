@@ -177,8 +177,9 @@ class LobbyScreen(Screen[None]):
     def player_width(self) -> int:
         """The player column takes the room the other columns leave, so names wrap whole."""
         room = self.query_one("#lobby-left").content_size.width if self.is_mounted else 0
-        others = 4 + 6 + 6 + 4 * 2  # seat, ready, away, cell padding
-        return max(12, (room or 40) - others - 2)
+        labels = (_("seat"), _("ready"), _("away"))
+        others = sum(len(label) + 2 for label in labels) + 2  # each cell has a space each side
+        return max(10, (room or 40) - others - 2)
 
     def on_resize(self, event: events.Resize) -> None:
         self.call_after_refresh(self.refresh_lobby)
