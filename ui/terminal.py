@@ -16,9 +16,24 @@ LOCALE_VARIABLES = ("LC_ALL", "LC_CTYPE", "LANG")
 ASCII_TERMINALS = frozenset({"dumb", "vt52", "vt100", "vt102", "vt220", "ansi"})
 UNICODE_CODESETS = frozenset({"utf8", "utf16", "utf32"})
 PUNCTUATION = str.maketrans(
-    {"–": "-", "—": "-", "−": "-", "·": "-", "×": "x", "«": '"', "»": '"', "\xa0": " ",
-     "‘": "'", "’": "'", "“": '"', "”": '"', "…": "...", "→": "->", "←": "<-"}
-)  # fmt: skip
+    {
+        "\u2013": "-",  # en dash
+        "\u2014": "-",  # em dash
+        "\u2212": "-",  # minus
+        "\u00b7": "-",  # middle dot
+        "\u00d7": "x",  # multiplication
+        "\u00ab": '"',
+        "\u00bb": '"',
+        "\u00a0": " ",  # no-break space
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u2026": "...",
+        "\u2192": "->",
+        "\u2190": "<-",
+    }
+)
 
 
 def locale_codeset(environ: Mapping[str, str]) -> str:
