@@ -22,7 +22,9 @@ from textual import events
 from textual.message_pump import MessagePump
 
 STUCK_AFTER = 2.0
-"""Seconds after which a key that never came back (its widget closed) stops holding the rest."""
+"""Seconds after which a key whose handling never finishes stops holding the rest."""
+MAX_LAPS = 20
+"""Walks from the widget up to the app before a key counts as handled however busy they are."""
 
 
 def split_alt(event: events.Key) -> list[events.Key]:
@@ -37,7 +39,14 @@ def split_alt(event: events.Key) -> list[events.Key]:
 
 class KeysInOrder:
     """The app's queue of keys read from the terminal: `take` each one, it is routed in turn
-    with the app's `route_key` (Textual's own routing)."""
+    with the app's `route_key` (Textual's own routing).
+
+    A key has been handled once the widget it went to, every ancestor up to the screen, and
+    the app have worked through their queues: the key bubbles up to the app, whose bindings may
+    set off more below (enter in an input: `Submitted`, then the screen's answer to it, which
+    may move the focus). A callback is posted to each in turn, from the widget up to the app,
+    and the walk starts again until one, after the first, finds every queue empty behind it.
+    """
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -64,21 +73,32 @@ class KeysInOrder:
         target: MessagePump = self.app.focused or screen
         await self.app.route_key(event)
         self.stuck = asyncio.get_running_loop().call_later(STUCK_AFTER, self.done, self.turn)
-        self.follow(target, self.turn)
+        path: list[MessagePump] = list(target.ancestors_with_self)  # type: ignore[attr-defined]
+        if path[-1] is not self.app:
+            path.append(self.app)
+        self.walk(path, 0, self.turn, calm=True, laps=0)
 
     async def after_mount(self, screen: Any) -> None:
         await screen._mounted_event.wait()
         self.busy = False
         self.app.call_later(self.next)  # queued after the focus the new screen asked for
 
-    def follow(self, node: MessagePump, turn: int) -> None:
-        """Once `node` has handled what it holds, the key has left it: follow it to the parent."""
-        if node is self.app or not node.call_later(self.climb, node, turn):
-            self.app.call_later(self.done, turn)
+    def walk(
+        self, path: list[MessagePump], index: int, turn: int, *, calm: bool, laps: int
+    ) -> None:
+        """Post a callback to `path[index]`; once past the last, start again unless calm."""
+        while index < len(path):
+            if path[index].call_later(self.step, path, index, turn, calm, laps):
+                return
+            index += 1  # a closed widget: the key died with it
+        if (calm and laps > 0) or laps >= MAX_LAPS:  # the first lap ends before the app's bindings
+            self.done(turn)
+        else:
+            self.walk(path, 0, turn, calm=True, laps=laps + 1)
 
-    def climb(self, node: MessagePump, turn: int) -> None:
-        parent = node._parent
-        self.follow(parent if isinstance(parent, MessagePump) else self.app, turn)
+    def step(self, path: list[MessagePump], index: int, turn: int, calm: bool, laps: int) -> None:
+        calm = calm and path[index]._message_queue.empty()
+        self.walk(path, index + 1, turn, calm=calm, laps=laps)
 
     def done(self, turn: int) -> None:
         if turn != self.turn or not self.busy:

@@ -28,4 +28,8 @@ async def burst(pilot: Pilot[Any], *keys: str) -> None:
     for event in [*parser.feed(as_bytes(*keys)), *parser.feed("")]:
         event.set_sender(app)
         await app._post_message(event)
-    await pilot.pause(0.1)
+    for _ in range(200):  # until the app has taken every key (it routes them one at a time)
+        await pilot.pause(0.05)
+        queue = getattr(app, "keys", None)
+        if queue is None or not (queue.waiting or queue.busy):
+            return

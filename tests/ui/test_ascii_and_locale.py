@@ -3,6 +3,10 @@ stay readable in it (from the menu and from a game)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +16,8 @@ from tests.ui.pilots import screen_text, seeded, start_practice, wait_until
 from ui.app import make_app
 from ui.terminal import unicode_ok
 from ui.user_settings import UserSettings
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize(
@@ -33,7 +39,23 @@ from ui.user_settings import UserSettings
 def test_ascii_mode_follows_the_locale_variables_and_the_terminal(
     environ: dict[str, str], unicode: bool
 ) -> None:
-    assert unicode_ok(environ) is unicode
+    assert unicode_ok(environ, coerced=False) is unicode
+
+
+def test_the_ctype_python_sets_in_the_c_locale_is_not_taken_for_the_user_s() -> None:
+    assert unicode_ok({"LANG": "C", "LC_CTYPE": "C.UTF-8"}, coerced=True) is False
+    assert unicode_ok({"LANG": "en_GB.UTF-8", "LC_CTYPE": "C.UTF-8"}, coerced=True) is True
+
+
+def test_a_netcards_process_started_in_the_c_locale_draws_in_ascii(tmp_path: Path) -> None:
+    probe = "from ui.terminal import unicode_ok; print(unicode_ok())"
+    environ = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG"))}
+    for lang, expected in (("C", "False"), ("C.UTF-8", "True")):
+        done = subprocess.run(
+            [sys.executable, "-c", probe], env={**environ, "LANG": lang},
+            capture_output=True, text=True, check=True, cwd=ROOT,
+        )  # fmt: skip
+        assert done.stdout.strip() == expected, (lang, done.stdout, done.stderr)
 
 
 def test_the_c_locale_starts_the_app_in_ascii(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -70,3 +92,33 @@ async def test_the_rules_are_readable_in_ascii_mode_from_a_game() -> None:
         await burst(pilot, "?")
         await wait_until(pilot, lambda: type(app.screen).__name__ == "RulesScreen")
         await wait_until(pilot, lambda: rules_shown(app), 5)
+
+
+async def test_every_menu_screen_and_question_draws_only_ascii_in_ascii_mode() -> None:
+    from ui.screens.confirm import Confirm
+    from ui.screens.password import PasswordPrompt
+
+    app = make_app(settings=UserSettings(name="Ann"), ascii_mode=True)
+    drawn: dict[str, str] = {}
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.3)
+        drawn["menu"] = screen_text(app)
+        for key, name in (("h", "HostSetupScreen"), ("j", "JoinScreen"), ("f", "FindScreen"),
+                          ("s", "SettingsScreen"), ("?", "HelpScreen")):  # fmt: skip
+            await burst(pilot, key)
+            await wait_until(pilot, lambda name=name: type(app.screen).__name__ == name)
+            await pilot.pause(0.3)
+            drawn[name] = screen_text(app)
+            await burst(pilot, "escape")
+            await wait_until(pilot, lambda: type(app.screen).__name__ == "MenuScreen")
+        for screen in (Confirm("Trust this host?", default=False), PasswordPrompt("Club")):
+            await app.push_screen(screen)
+            await pilot.pause(0.3)
+            drawn[type(screen).__name__] = screen_text(app)
+            app.pop_screen()
+    for name, text in drawn.items():
+        assert ascii_only(text), f"{name}: {sorted({ch for ch in text if ord(ch) > 127})}"
+
+
+def ascii_only(text: str) -> bool:
+    return all(ord(ch) < 128 for ch in text)

@@ -22,6 +22,7 @@ from netcards.options import OptionSpec
 from netcards.registry import all_games, get_game
 from protocol.address import DEFAULT_PORT
 from ui.i18n import N_, _
+from ui.screens.forms import checkbox
 from ui.session import TablePlan
 from ui.widgets.keybar import KeyBar
 
@@ -121,7 +122,8 @@ class HostSetupScreen(Screen[None]):
         wid = f"opt-{spec.name}"
         label = Label(spec.help)
         if spec.kind == "bool":
-            return [Checkbox(spec.help, value=bool(spec.default), id=wid)]
+            ascii_mode = bool(getattr(self.app, "ascii_mode", False))
+            return [checkbox(spec.help, bool(spec.default), id=wid, ascii_mode=ascii_mode)]
         if spec.kind == "seat":
             choices = [(_("random"), "random")] + [(str(i + 1), str(i)) for i in range(8)]
             return [label, Select(choices, value="random", allow_blank=False, id=wid)]

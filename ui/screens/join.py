@@ -11,6 +11,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from protocol.address import AddressError, parse_address
 from ui.i18n import N_, _
+from ui.screens.forms import checkbox
 from ui.widgets.keybar import KeyBar
 
 
@@ -62,7 +63,10 @@ class JoinScreen(Screen[None]):
             yield Input(value=self.player, id="name")
             yield Label(_("Password (if the table has one)"))
             yield Input(value=self.password, password=True, id="password")
-            yield Checkbox(_("Watch as a spectator"), value=self.spectator, id="spectator")
+            yield checkbox(
+                _("Watch as a spectator"), self.spectator, id="spectator",
+                ascii_mode=bool(getattr(self.app, "ascii_mode", False)),
+            )  # fmt: skip
             yield Static(self.error_text(self.error), id="form-error")
             with Horizontal(id="form-buttons"):
                 yield Button(_("Join"), id="join", variant="primary")

@@ -100,6 +100,8 @@ class LobbyScreen(Screen[None]):
         table.focus()
 
     def refresh_lobby(self) -> None:
+        if not self.query("#lobby-title"):
+            return  # not composed yet, or already leaving (a resize may come at either end)
         client = self.session.client
         lobby = client.lobby
         title = Text()
