@@ -326,6 +326,9 @@ class NetcardsApp(App[None]):
             if session is not None and session.client.outcome is not None:
                 return  # the game is over; the results screen says what it can
             plan = self.last_plan
+            if notice.code == "bad_token" and isinstance(plan, JoinPlan) and session is not None:
+                self.join_afresh(plan, session)
+                return
             address = session.client.address if session is not None else ""
             why = explain(notice, address)
             self.back_to_menu()
@@ -344,6 +347,14 @@ class NetcardsApp(App[None]):
             session = self.session
             if session is not None and session.client.game is not None:
                 SeatTokens(data_dir() / "seats").forget(session.client.address, session.client.name)
+
+    def join_afresh(self, plan: JoinPlan, session: Session) -> None:
+        """The seat kept on disk belongs to a table that is gone (the host opened a new one):
+        forget it and join as a new player, once."""
+        client = session.client
+        SeatTokens(data_dir() / "seats").forget(client.address, client.name)
+        self.notify(_("Your old seat at this table is gone: you join as a new player."))
+        self.join_table(plan.address, client.name, plan.password, plan.spectator)
 
     def table_closed(self, notice: TableClosed) -> None:
         """The host closed the table: the results so far when a game was on, else a word."""

@@ -269,6 +269,11 @@ async def run_bot(
                     out.write(f"deal so far {verified}\n")
                 out.flush()
                 break
+            elif isinstance(notice, Failed) and notice.code == "bad_token":
+                tokens.forget(address, name)  # the seat of a table that is gone
+                err.write(f"{name}: our old seat is gone; joining as a new player\n")
+                code = -1
+                break
             elif isinstance(notice, Failed):
                 err.write(f"{name}: {notice.reason}\n")
                 break
@@ -276,6 +281,8 @@ async def run_bot(
         runner.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await runner
+    if code == -1:
+        return await run_bot(address, level, name, password, out, err, trace, delay)
     return code
 
 
