@@ -17,7 +17,7 @@ from typing import Any
 from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
-from textual.command import CommandPalette
+from textual.command import CommandPalette, SearchIcon
 from textual.screen import Screen
 
 from protocol.client import Failed, SeatTaken, TableClosed
@@ -179,9 +179,7 @@ class NetcardsApp(App[None]):
 
     def action_command_palette(self) -> None:
         if self.use_command_palette and not CommandPalette.is_open(self):  # type: ignore[arg-type]
-            self.push_screen(
-                CommandPalette(placeholder=_("Search for commands…"), id="--command-palette")
-            )
+            self.push_screen(Palette(placeholder=_("Search for commands…"), id="--command-palette"))
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The palette: every key of the screen it was opened on (a game's hint, rules, chat,
@@ -427,6 +425,14 @@ class NetcardsApp(App[None]):
             self.show_join(plan.address)
         else:
             self.back_to_menu()
+
+
+class Palette(CommandPalette):
+    """Textual's command palette, its search icon in ASCII when the app draws in ASCII."""
+
+    def on_mount(self) -> None:
+        if getattr(self.app, "ascii_mode", False):
+            self.query_one(SearchIcon).icon = ">"
 
 
 def make_app(

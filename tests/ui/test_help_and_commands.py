@@ -70,7 +70,7 @@ async def test_the_command_palette_offers_the_game_s_own_commands_in_french() ->
             assert french in names, (french, names)
         assert "Quit" not in names and "Theme" not in names, "no English left"
         await burst(pilot, "ctrl+p")
-        await wait_until(pilot, lambda: on(pilot, "CommandPalette"))
+        await wait_until(pilot, lambda: on(pilot, "Palette"))
         await burst(pilot, "Règles")
         await pilot.pause(0.5)
         await burst(pilot, "enter")
