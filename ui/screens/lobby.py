@@ -71,7 +71,7 @@ class LobbyScreen(Screen[None]):
                 yield DataTable(id="seats", cursor_type="row", zebra_stripes=True)
                 yield Static("", id="lobby-note")
             yield ChatBox(id="chat")
-        yield KeyBar()
+        yield KeyBar(compact=True)  # the owner's six keys fit 60 columns
 
     OWNER_ACTIONS = frozenset({"add_bot", "level", "remove_bot"})
 
@@ -181,7 +181,7 @@ class LobbyScreen(Screen[None]):
         room = self.query_one("#lobby-left").content_size.width if self.is_mounted else 0
         labels = (_("seat"), _("ready"), _("away"))
         others = sum(len(label) + 2 for label in labels) + 2  # each cell has a space each side
-        return max(10, (room or 40) - others - 2)
+        return min(36, max(10, (room or 40) - others - 2))  # a name is at most 32 characters
 
     def on_resize(self, event: events.Resize) -> None:
         self.call_after_refresh(self.refresh_lobby)
