@@ -131,3 +131,20 @@ async def test_a_seat_kept_from_an_earlier_table_does_not_lock_the_player_out() 
             assert on(pilot, "LobbyScreen")
     finally:
         await host.close()
+
+
+async def test_a_busy_port_brings_the_host_form_back_on_the_port_field() -> None:
+    with socket.socket() as taken:
+        taken.bind(("0.0.0.0", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        async with app().run_test(size=(80, 24)) as pilot:
+            await burst(pilot, "h")
+            await wait_until(pilot, lambda: on(pilot, "HostSetupScreen"))
+            field = pilot.app.screen.query_one("#port", Input)
+            field.value = str(port)
+            await burst(pilot, "ctrl+o")
+            await wait_until(pilot, lambda: "already in use" in screen_text(pilot.app), 10)
+            text = " ".join(screen_text(pilot.app).split())
+            assert f"Port {port} is already in use (another table?)" in text
+            assert on(pilot, "HostSetupScreen") and pilot.app.screen.focused is field
