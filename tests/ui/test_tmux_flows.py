@@ -12,6 +12,7 @@ import re
 import shutil
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -33,6 +34,15 @@ def homes(folder: Path, *names: str) -> dict[str, Path]:
         (home / "settings.json").write_text(json.dumps({"name": name.capitalize()}))
         found[name] = home
     return found
+
+
+def open_table(tmux: Tmux, home: Path, options: str, **window: Any) -> int:
+    """The host's app, from `netcards [options]`, once its lobby shows; returns its port."""
+    tmux.window("host", home, f"{NETCARDS} {options}", **window)
+    lobby = " ".join(tmux.wait_for("host", "Players join with").split())
+    port = JOIN_PORT.search(lobby)
+    assert port is not None, lobby
+    return int(port.group(1))
 
 
 def play(tmux: Tmux, names: tuple[str, ...], turns: int) -> None:
@@ -59,12 +69,10 @@ def test_a_host_who_leaves_tells_the_player_at_once_with_the_results_so_far(
     home = homes(tmp_path, "host", "bea")
     xterm = {"TERM": "xterm"}
     try:
-        tmux.window(
-            "host", home["host"],
-            f"{NETCARDS} host --game via-gladiola --players 2 --port 0 --name Kitchen",
+        open_table(
+            tmux, home["host"], "host --game via-gladiola --players 2 --port 0 --name Kitchen",
             env=xterm,
         )  # fmt: skip
-        tmux.wait_for("host", "Players join with")
         tmux.window("bea", home["bea"], NETCARDS, env=xterm)
         tmux.wait_for("bea", "Find tables on the LAN")
         tmux.keys("bea", "f")
@@ -103,17 +111,14 @@ def test_a_host_that_is_killed_leaves_the_player_reconnecting_in_60_by_20_ascii(
     home = homes(tmp_path, "host", "bea")
     plain = {"NO_COLOR": "1"}
     try:
-        tmux.window(
-            "host", home["host"],
-            f"{NETCARDS} --ascii host --game via-gladiola --players 2 --port 0 "
-            "--discovery-port 0",
+        port = open_table(
+            tmux, home["host"],
+            "--ascii host --game via-gladiola --players 2 --port 0 --discovery-port 0",
             size=(60, 20), env=plain,
         )  # fmt: skip
-        port = JOIN_PORT.search(" ".join(tmux.wait_for("host", "Players join with").split()))
-        assert port is not None
         tmux.window("bea", home["bea"], f"{NETCARDS} --ascii", size=(60, 20), env=plain)
         tmux.wait_for("bea", "Join by address")
-        tmux.keys("bea", "j", f"127.0.0.1:{port.group(1)}", "Enter")  # one burst
+        tmux.keys("bea", "j", f"127.0.0.1:{port}", "Enter")  # one burst
         tmux.wait_for("bea", "First visit to")
         tmux.keys("bea", "y")
         tmux.wait_for("bea", "Host fingerprint")
