@@ -20,7 +20,8 @@ from textual.binding import Binding
 from textual.command import CommandPalette, SearchIcon
 from textual.screen import Screen
 
-from protocol.client import Failed, SeatTaken, TableClosed
+from protocol.client import Failed, GameStarted, SeatTaken, TableClosed, TokenRefused
+from protocol.deal_witness import DealWitness
 from protocol.seat_tokens import SeatTokens
 from protocol.settings import data_dir
 from ui.failures import explain
@@ -261,9 +262,9 @@ class NetcardsApp(App[None]):
         session = await join_table(
             address, name, self.post_message, password=password, spectator=spectator,
             trust=self.ask_trust,
+            token=None if spectator else tokens.load(address, name),
+            deal=None if spectator else DealWitness.restore(tokens.load_deal(address, name)),
         )  # fmt: skip
-        if not spectator:
-            session.client.token = tokens.load(address, name)
         self.session = session
         await self._to_screen(LobbyScreen(session))
 
@@ -298,10 +299,18 @@ class NetcardsApp(App[None]):
         if isinstance(notice, TableClosed):
             self.table_closed(notice)
             return
-        if isinstance(notice, SeatTaken) and session is not None and session.host is None:
+        if (
+            isinstance(notice, SeatTaken | GameStarted)
+            and session is not None
+            and session.host is None
+        ):
             client = session.client
             if client.token is not None and not client.spectator:
-                SeatTokens(data_dir() / "seats").save(client.address, client.name, client.token)
+                SeatTokens(data_dir() / "seats").save(
+                    client.address, client.name, client.token, client.deal.to_data()
+                )
+        if isinstance(notice, TokenRefused) and session is not None:
+            SeatTokens(data_dir() / "seats").forget(session.client.address, session.client.name)
         if self.screen_stack:
             self.screen.post_message(SessionNotice(notice))
 
@@ -324,11 +333,9 @@ class NetcardsApp(App[None]):
             if session is not None and session.client.outcome is not None:
                 return  # the game is over; the results screen says what it can
             plan = self.last_plan
-            if notice.code == "bad_token" and isinstance(plan, JoinPlan) and session is not None:
-                self.join_afresh(plan, session)
-                return
             address = session.client.address if session is not None else ""
-            why = explain(notice, address)
+            refused_deal = session is not None and session.client.verdict is not None
+            why = explain(notice, address, refused_deal=refused_deal)
             self.back_to_menu()
             if isinstance(plan, JoinPlan) and why.field is not None:
                 self.push_screen(
@@ -345,14 +352,6 @@ class NetcardsApp(App[None]):
             session = self.session
             if session is not None and session.client.game is not None:
                 SeatTokens(data_dir() / "seats").forget(session.client.address, session.client.name)
-
-    def join_afresh(self, plan: JoinPlan, session: Session) -> None:
-        """The seat kept on disk belongs to a table that is gone (the host opened a new one):
-        forget it and join as a new player, once."""
-        client = session.client
-        SeatTokens(data_dir() / "seats").forget(client.address, client.name)
-        self.notify(_("Your old seat at this table is gone: you join as a new player."))
-        self.join_table(plan.address, client.name, plan.password, plan.spectator)
 
     def table_closed(self, notice: TableClosed) -> None:
         """The host closed the table: the results so far when a game was on, else a word."""

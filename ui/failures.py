@@ -21,7 +21,14 @@ class Explained:
     loud: bool = False
 
 
-def explain(failed: Failed, address: str) -> Explained:
+def explain(failed: Failed, address: str, *, refused_deal: bool = False) -> Explained:
+    """`refused_deal`: the client left because the host broke the fair deal's rules."""
+    if refused_deal:
+        warning = _(
+            "The host broke the rules of the fair deal, so this program left before "
+            "the game began: the host may be trying to choose the cards."
+        )
+        return Explained(warning + "\n\n" + failed.reason, None, loud=True)
     try:
         host, _port = parse_address(address)
     except AddressError:

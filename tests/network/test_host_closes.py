@@ -147,21 +147,3 @@ def test_a_busy_port_is_one_line_that_says_what_to_do(tmp_path: Path) -> None:
         "with --port N, or --port 0 for any free port"
     ]
     assert not (tmp_path / "j").exists(), "no empty journal is left behind"
-
-
-def test_a_bot_whose_kept_seat_is_gone_joins_the_new_table(tmp_path: Path) -> None:
-    from protocol.seat_tokens import SeatTokens
-    from protocol.settings import data_dir
-    from tests.network.processes import bot, host
-
-    server, port, _ = host(tmp_path, "--game", "via-gladiola", "--players", "2", "--bots", "1",
-                           "--port", "0")  # fmt: skip
-    try:
-        SeatTokens(data_dir() / "seats").save(f"127.0.0.1:{port}", "Ann", os.urandom(32))
-        ann = bot(tmp_path, port, "Ann")
-        assert ann.wait(120) == 0, ann.stderr()
-        assert server.wait(60) == 0
-    finally:
-        server.kill()
-    assert "our old seat is gone" in ann.stderr()
-    assert "deal verified" in ann.stdout()

@@ -114,25 +114,6 @@ async def test_the_fingerprint_question_is_not_trusted_by_default(answer: str) -
         await host.close()
 
 
-async def test_a_seat_kept_from_an_earlier_table_does_not_lock_the_player_out() -> None:
-    import os
-
-    from protocol.seat_tokens import SeatTokens
-    from protocol.settings import data_dir
-
-    host = await open_host()
-    address = f"127.0.0.1:{host.port}"
-    SeatTokens(data_dir() / "seats").save(address, "Ann", os.urandom(32))  # a table long gone
-    try:
-        async with app(join=JoinPlan(address)).run_test(size=(80, 24)) as pilot:
-            await wait_until(pilot, lambda: on(pilot, "Confirm"))
-            await pilot.press("y")
-            await wait_until(pilot, lambda: host.table.seats[0].name == "Ann", 30)
-            assert on(pilot, "LobbyScreen")
-    finally:
-        await host.close()
-
-
 async def test_a_busy_port_brings_the_host_form_back_on_the_port_field() -> None:
     with socket.socket() as taken:
         taken.bind(("0.0.0.0", 0))

@@ -289,7 +289,7 @@ class GameScreen(Screen[None]):
             if self.client.clock and self.clock_timer is None:
                 self.clock_timer = self.set_interval(1.0, self.tick_clock)
         elif isinstance(notice, HostRefused):
-            self.say(notice.text)
+            self.say(notices.refusal(notice.code, notice.text))
         elif isinstance(notice, LinkDown):
             banner = self.query_one("#banner", Static)
             banner.update(
