@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -18,12 +18,14 @@ from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.command import CommandPalette, SearchIcon
+from textual.filter import LineFilter
 from textual.screen import Screen
 
 from protocol.client import Failed, GameStarted, SeatTaken, TableClosed, TokenRefused
 from protocol.deal_witness import DealWitness
 from protocol.seat_tokens import SeatTokens
 from protocol.settings import data_dir
+from ui.ascii_filter import AsciiFilter
 from ui.failures import explain
 from ui.games import screen_class
 from ui.i18n import N_, _, current, from_locale, ngettext, use
@@ -93,6 +95,7 @@ class NetcardsApp(App[None]):
         self.last_plan: TablePlan | JoinPlan | None = None
         self.host_log: list[str] = []
         self.keys = KeysInOrder(self)
+        self.ascii_filter = AsciiFilter()
 
     async def on_event(self, event: events.Event) -> None:
         """Keys from the terminal wait their turn (see `ui.keys`); everything else as usual."""
@@ -120,6 +123,13 @@ class NetcardsApp(App[None]):
             self.join_table(plan.address, self.settings.name, plan.password, plan.spectator)
 
     ASCII_KEYS = {"⏎": "enter", "←": "left", "→": "right", "↑": "up", "↓": "down", "⇥": "tab"}
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """In ASCII mode every line drawn ends up ASCII (see `ui.ascii_filter`)."""
+        filters = list(super().get_line_filters())
+        if self.ascii_mode:
+            filters.append(self.ascii_filter)
+        return filters
 
     def get_key_display(self, binding: Binding) -> str:
         shown = super().get_key_display(binding)

@@ -12,31 +12,11 @@ from __future__ import annotations
 
 import os
 import sys
-import unicodedata
 from collections.abc import Mapping
 
 LOCALE_VARIABLES = ("LC_ALL", "LC_CTYPE", "LANG")
 ASCII_TERMINALS = frozenset({"dumb", "vt52", "vt100", "vt102", "vt220", "ansi"})
 UNICODE_CODESETS = frozenset({"utf8", "utf16", "utf32"})
-PUNCTUATION = str.maketrans(
-    {
-        "\u2013": "-",  # en dash
-        "\u2014": "-",  # em dash
-        "\u2212": "-",  # minus
-        "\u00b7": "-",  # middle dot
-        "\u00d7": "x",  # multiplication
-        "\u00ab": '"',
-        "\u00bb": '"',
-        "\u00a0": " ",  # no-break space
-        "\u2018": "'",
-        "\u2019": "'",
-        "\u201c": '"',
-        "\u201d": '"',
-        "\u2026": "...",
-        "\u2192": "->",
-        "\u2190": "<-",
-    }
-)
 
 
 COERCED_CTYPES = frozenset({"C.UTF-8", "C.utf8", "UTF-8"})
@@ -67,9 +47,3 @@ def unicode_ok(environ: Mapping[str, str] = os.environ, coerced: bool | None = N
     if coerced is None:
         coerced = python_coerced(environ)
     return locale_codeset(environ, coerced) in UNICODE_CODESETS
-
-
-def plain_ascii(text: str) -> str:
-    """Text for an ASCII terminal: dashes and quotes made plain, accents dropped (é -> e)."""
-    decomposed = unicodedata.normalize("NFKD", text.translate(PUNCTUATION))
-    return decomposed.encode("ascii", "ignore").decode("ascii")

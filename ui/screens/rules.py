@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
@@ -14,7 +12,6 @@ from textual.widgets.option_list import Option
 from netcards.registry import all_games
 from ui.docs import rules_text
 from ui.i18n import N_, _, current
-from ui.terminal import plain_ascii
 from ui.widgets.keybar import KeyBar
 
 
@@ -33,23 +30,13 @@ class RulesScreen(Screen[None]):
         super().__init__()
         self.game_id = game_id
 
-    ASCII_BULLETS: ClassVar[list[str]] = ["* ", "- ", "+ ", "* ", "- "]
-
     def compose(self) -> ComposeResult:
         text = rules_text(self.game_id, current()) or _("No rules page ships for this game.")
-        self.ascii_mode = bool(getattr(self.app, "ascii_mode", False))
-        if self.ascii_mode:
-            text = plain_ascii(text)
-        self.text = text
         yield MarkdownViewer(text, show_table_of_contents=False)
         yield KeyBar()
 
-    async def on_mount(self) -> None:
-        viewer = self.query_one(MarkdownViewer)
-        viewer.focus()
-        if self.ascii_mode:  # Textual draws list bullets with Unicode dots
-            viewer.document.BULLETS = self.ASCII_BULLETS
-            await viewer.document.update(self.text)
+    def on_mount(self) -> None:
+        self.query_one(MarkdownViewer).focus()
 
 
 class RulesPicker(Screen[None]):
