@@ -122,3 +122,29 @@ async def test_every_menu_screen_and_question_draws_only_ascii_in_ascii_mode() -
 
 def ascii_only(text: str) -> bool:
     return all(ord(ch) < 128 for ch in text)
+
+
+def test_the_ascii_filter_keeps_every_width() -> None:
+    from ui.ascii_filter import ascii_text
+
+    for text, plain in (("Étape à ┌─┐│", "Etape a +-+|"), ("🔎 ▶ ✓", "?  > v"), ("ab", "ab")):
+        assert ascii_text(text) == plain
+
+
+async def test_a_french_game_in_ascii_mode_draws_only_ascii() -> None:
+    from ui import i18n
+
+    i18n.use("fr")
+    try:
+        app = make_app(
+            settings=UserSettings(name="Ann", language="fr"), ascii_mode=True,
+            random_bytes=seeded(2), bot_delay=0,
+        )  # fmt: skip
+        async with app.run_test(size=(80, 24)) as pilot:
+            await start_practice(pilot, "auf-achse", 3)
+            await pilot.pause(0.5)
+            text = screen_text(app)
+    finally:
+        i18n.use("en")
+    assert "A votre course" in text or "Regles" in text, text
+    assert ascii_only(text), sorted({ch for ch in text if ord(ch) > 127})
