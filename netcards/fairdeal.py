@@ -93,12 +93,14 @@ def verify_game(
     received: Sequence[tuple[int, Sequence[Mapping[str, Any]]]],
     pledges: Mapping[int, bytes] | None = None,
     claimed_seed: bytes | None = None,
+    finished: bool = True,
 ) -> Verdict:
     """Replay the revealed game and compare it with what this seat was sent during play:
     `received` holds (update number, events) for every update, update n being action n's.
 
     `pledges` are the pledges this client saw published before it revealed its own part (None
-    if it did not see the deal being made); `claimed_seed` is the seed the host says it used."""
+    if it did not see the deal being made); `claimed_seed` is the seed the host says it used.
+    `finished` False checks a game the host stopped before its end (it closed the table)."""
     verdict = Verdict()
     if commitment(host_part) != commit:
         verdict.problems.append("the host's seed part does not match its commitment")
@@ -132,7 +134,7 @@ def verify_game(
             verdict.problems.append(
                 f"update {index + 1} (seat {actor}'s move) differs from the replay"
             )
-    if game.outcome(state) is None:
+    if finished and game.outcome(state) is None:
         verdict.problems.append("the revealed actions do not finish the game")
     if sent:
         verdict.problems.append(

@@ -11,13 +11,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from netcards.action import Action as GameAction
 from netcards.errors import GameError
-from netcards.fairdeal import Verdict, verify_game
+from netcards.fairdeal import Verdict, combine, verify_game
 from netcards.game import Game, Outcome, TableConfig
 from netcards.registry import get_game
 from netcards.replay import Replay, from_finished_game
@@ -159,9 +160,28 @@ class DealChecked:
 
 @dataclass(frozen=True)
 class Failed:
-    """The client gave up for good (a refused host key, a wrong password, a fatal refusal)."""
+    """The client gave up for good (a refused host key, a wrong password, a fatal refusal).
+
+    `code` says why without English: an error code of the protocol (`host_key_changed`,
+    `wrong_password`, `password_required`, `table_full`...), or one of the client's own:
+    `untrusted` (the user did not trust the host's key), `unknown_host` (the name resolves to
+    no machine), `refused` (nobody listens there), `timeout` and `unreachable` (a first
+    connection that never reached a table), `lost` (a table lost for too long).
+    """
 
     reason: str
+    code: str = ""
+
+
+@dataclass(frozen=True)
+class TableClosed:
+    """The host closed the table on purpose (a `closed` notice): nothing to reconnect to.
+
+    When a game was being played, `standings` are its results so far and `verdict` the check
+    of the deal so far, from the host's audit of the actions played (None without them)."""
+
+    standings: Outcome | None
+    verdict: Verdict | None
 
 
 Notice = (
@@ -179,11 +199,16 @@ Notice = (
     | GameOver
     | DealChecked
     | Failed
+    | TableClosed
 )
 
 
 class Fatal(Exception):
-    """Stop for good: reconnecting would not help."""
+    """Stop for good: reconnecting would not help. `code` as in `Failed`."""
+
+    def __init__(self, reason: str, code: str = "") -> None:
+        super().__init__(reason)
+        self.code = code
 
 
 class JoinAgain(Exception):
@@ -240,6 +265,10 @@ class TableClient:
     turn_clock_ms: int = 0
     outcome: Outcome | None = None
     verdict: Verdict | None = None
+    host_closed: bool = False
+    """The host said it closes the table on purpose; once it has, `standings` (if a game was
+    on) are the results so far."""
+    standings: Outcome | None = None
     connected: bool = False
     updates: asyncio.Queue[Notice] = field(default_factory=asyncio.Queue)
 
@@ -349,16 +378,22 @@ class TableClient:
                     return
                 reason = "the host closed the connection"
             except Fatal as exc:
-                self._notify(Failed(str(exc)))
+                self._notify(Failed(str(exc), exc.code))
                 self._done.set()
                 return
             except JoinAgain:
                 continue
             except (OSError, TimeoutError, ProtocolError, asyncio.IncompleteReadError) as exc:
                 reason = _describe(exc)
+                if isinstance(exc, socket.gaierror):
+                    reason = f"no machine named {self.host} was found"
+                code = _failure_code(exc)
             finally:
                 self.connected = False
                 self._hang_up()
+            if self.host_closed:
+                self._closed_by_host()
+                return
             if self._leaving or self.verdict is not None:
                 return
             now = loop.time()
@@ -369,7 +404,10 @@ class TableClient:
             )
             self._notify(LinkDown(reason, retrying))
             if not retrying:
-                self._notify(Failed(f"lost the table: {reason}"))
+                if self._ever_connected:
+                    self._notify(Failed(f"lost the table: {reason}", "lost"))
+                else:
+                    self._notify(Failed(f"could not reach the table: {reason}", code))
                 self._done.set()
                 return
             await asyncio.sleep(delays[0])
@@ -425,7 +463,7 @@ class TableClient:
             except (HostKeyChanged, WrongPassword, PasswordRequired, VersionMismatch) as exc:
                 with contextlib.suppress(Exception):
                     writer.write(conn.data_to_send())
-                raise Fatal(str(exc)) from None
+                raise Fatal(str(exc), exc.code.value) from None
             except ProtocolError:
                 with contextlib.suppress(Exception):  # tell the host why we hang up
                     writer.write(conn.data_to_send())
@@ -437,7 +475,9 @@ class TableClient:
         if first_contact:
             if self.trust is not None and not await self.trust(done.fingerprint):
                 self._leaving = True
-                raise Fatal(f"you did not trust the host with fingerprint {done.fingerprint}")
+                raise Fatal(
+                    f"you did not trust the host with fingerprint {done.fingerprint}", "untrusted"
+                )
             self.known_hosts.remember(self.pin_name, done.host_key)
         self.connected = True
         self._ever_connected = True
@@ -494,6 +534,8 @@ class TableClient:
             self._notify(line)
         elif isinstance(message, TableNotice) and message.code == "taken_back":
             self._taken_back(message.args.get("seq"))
+        elif isinstance(message, TableNotice) and message.code == "closed":
+            self.host_closed = True
         elif isinstance(message, TableNotice):
             self._notify_table(message.code, **message.args)
         elif isinstance(message, Clock):
@@ -517,7 +559,7 @@ class TableClient:
             if message.fatal and message.code in STREAM_ERRORS:  # damaged on the way: again
                 raise ConnectionError(f"the host dropped us: {message.text} [{message.code}]")
             if message.fatal:
-                raise Fatal(f"the host refused: {message.text}")
+                raise Fatal(f"the host refused: {message.text}", message.code)
         elif isinstance(message, Result):
             try:
                 self.outcome = Outcome.from_data(message.outcome)
@@ -527,6 +569,9 @@ class TableClient:
         elif isinstance(message, Audit):
             self._on_audit(message)
         elif isinstance(message, Leave):
+            if self.host_closed:
+                self._closed_by_host()
+                return
             raise ConnectionError(f"the host left: {message.reason or 'no reason given'}")
 
     def _taken_back(self, first: object) -> None:
@@ -608,11 +653,46 @@ class TableClient:
             received=self.steps,
             pledges=deal.pledges if deal.saw_the_deal else None,
             claimed_seed=audit.seed,
+            finished=not self.host_closed,
         )
         self.verdict.problems.extend(deal.problems(self.seat))
         self.verdict.caveats.extend(deal.caveats())
+        if self.host_closed:
+            self.standings = self._standings_so_far(game, config, audit.host_part)
+            self._closed_by_host()
+            return
         self._notify(DealChecked(self.verdict))
         self._done.set()
+
+    def _standings_so_far(
+        self, game: Game[Any], config: TableConfig, host_part: bytes
+    ) -> Outcome | None:
+        """The results of a game the host stopped, from the actions it revealed."""
+        try:
+            state = game.setup(config, combine(host_part, self._contributions))
+            for seat, data in self._audit:
+                game.apply(state, seat, game.decode_action(data))
+            return game.outcome(state) or game.standings(state)
+        except (GameError, ValueError, NotImplementedError):
+            return None
+
+    def _closed_by_host(self) -> None:
+        if not self._done.is_set():
+            self._notify(TableClosed(self.standings, self.verdict))
+            self._done.set()
+
+
+def _failure_code(exc: BaseException) -> str:
+    """`Failed.code` for a connection that failed with `exc`."""
+    if isinstance(exc, socket.gaierror):
+        return "unknown_host"
+    if isinstance(exc, ConnectionRefusedError):
+        return "refused"
+    if isinstance(exc, TimeoutError):
+        return "timeout"
+    if isinstance(exc, ProtocolError):
+        return exc.code.value
+    return "unreachable"
 
 
 def _describe(exc: BaseException) -> str:

@@ -182,6 +182,7 @@ class TableHost:
         """Seat tokens of players who pledged and did not reveal in time: not asked again."""
         self.finished = asyncio.Event()
         self.port = 0
+        self.discovery_port = 0
         self._numbers = 0
         self._server: asyncio.Server | None = None
         self._grace: dict[int, asyncio.TimerHandle] = {}
@@ -212,13 +213,29 @@ class TableHost:
         return self.port
 
     async def close(self) -> None:
+        """Close the table on purpose. Every player hears it before the connection closes: a
+        `closed` notice, the audit of a game stopped halfway (its results so far and its deal
+        check), then `leave`. A host that dies says nothing: its players wait for it instead."""
         if self._responder is not None:
             await self._responder.close()
         if self._server is not None:
             self._server.close()
+        table = self.table
+        audit = (
+            audit_messages(table.host_part, table.seed, table.actions)
+            if table.phase == "playing"
+            else []
+        )
         for peer in list(self.peers.values()):
+            if peer.joined:
+                self._send(peer, TableNotice("closed", {}))
+                for chunk in audit:
+                    self._send(peer, chunk)
             self._send(peer, Leave("the host closed the table"))
             self._close(peer)
+        writers = [task for peer in self.peers.values() for task in peer.tasks]
+        if writers:
+            await asyncio.wait(writers, timeout=2.0)  # the last words reach everyone first
         for handle in self._grace.values():
             handle.cancel()
         if self._deal_timer is not None:
@@ -266,13 +283,14 @@ class TableHost:
             self.port,
             PROTOCOL_VERSION,
             self.identity.fingerprint,
+            self.password is not None,
         )
 
     async def announce(self, port: int | None = None) -> str | None:
         """Answer LAN discovery queries until the table closes; the reason if it cannot."""
         responder = Responder(self.table_info)
         try:
-            await responder.start("0.0.0.0", port)
+            self.discovery_port = await responder.start("0.0.0.0", port)
         except OSError as exc:
             return exc.strerror or str(exc)
         self._responder = responder

@@ -16,6 +16,7 @@ ENGLISH = {
     "deal_off": "the deal is off: {reason}",
     "taken_back": "the host restarted without the last {count} move(s) it had announced: they "
     "are taken back and played again",
+    "closed": "the host closed the table",
 }
 
 

@@ -366,7 +366,8 @@ def _host(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             bots=args.bots, bot_level=args.bot_level, stand_in_level=args.stand_in,
             name=args.name, password=resolve_password(args),
             bind=args.bind, port=DEFAULT_PORT if args.port is None else args.port,
-            discovery=args.discovery_port != 0, grace=args.grace, turn_clock=args.turn_clock,
+            discovery=args.discovery_port != 0, discovery_port=args.discovery_port,
+            grace=args.grace, turn_clock=args.turn_clock,
             ssh_port=args.ssh, ssh_keys=args.ssh_keys,
         )  # fmt: skip
         if not 0 <= args.bots < config.players:

@@ -17,9 +17,10 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from protocol.client import Failed
-from ui.app import JoinPlan, NetcardsApp, unicode_ok
+from ui.app import JoinPlan, NetcardsApp
 from ui.i18n import _
 from ui.screens.confirm import Notice
+from ui.terminal import unicode_ok
 from ui.user_settings import UserSettings
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import json
 import os
 import signal
@@ -32,6 +33,7 @@ from protocol.client import (
     LinkDown,
     SeatTaken,
     TableClient,
+    TableClosed,
     TableSays,
     TokenRefused,
     ViewChanged,
@@ -113,7 +115,16 @@ async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
             f"the journal ended in a torn record ({journal.repaired} bytes, cut off): action "
             f"{host.taken_back_from} is taken back and will be decided again"
         )
-    port = await host.start(plan.bind, plan.port)
+    try:
+        port = await host.start(plan.bind, plan.port)
+    except OSError as exc:
+        journal.close()
+        if not plan.resumed:
+            with contextlib.suppress(OSError):
+                plan.journal_path.unlink()
+        if exc.errno == errno.EADDRINUSE:
+            raise OSError(port_in_use(plan.port)) from None
+        raise
     door = None
     if plan.ssh_port is not None:
         from ui.ssh_door import open_door
@@ -132,6 +143,8 @@ async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
         problem = await host.announce(plan.discovery_port)
         if problem is not None:
             log(f"LAN discovery is off: {problem}")
+        else:
+            log(f"LAN discovery answers on UDP port {host.discovery_port}")
     out.write(f"listening {format_address(plan.bind, port)} fingerprint {identity.fingerprint}\n")
     if door is not None:
         out.write(f"ssh {format_address(plan.bind, door.port)} fingerprint {door.fingerprint}\n")
@@ -161,13 +174,24 @@ async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
     return 0 if outcome is not None else 1
 
 
+def port_in_use(port: int) -> str:
+    return (
+        f"port {port} is already in use (another table?): choose another with --port N, "
+        "or --port 0 for any free port"
+    )
+
+
 def print_outcome(game_name: str, names: list[str], outcome: Outcome, out: IO[str]) -> None:
     out.write(f"{game_name} is over.\n")
+    print_places(names, outcome, out)
+    out.write(result_line(outcome) + "\n")
+    out.flush()
+
+
+def print_places(names: list[str], outcome: Outcome, out: IO[str]) -> None:
     for seat in sorted(range(len(names)), key=lambda s: outcome.places[s]):
         star = " (winner)" if seat in outcome.winners else ""
         out.write(f"  {outcome.places[seat]}. {names[seat]}: {outcome.scores[seat]}{star}\n")
-    out.write(result_line(outcome) + "\n")
-    out.flush()
 
 
 def message_tracer(path: Path) -> Callable[[Message], None]:
@@ -280,6 +304,17 @@ async def run_bot(
                     out.write("deal NOT verified: " + "; ".join(notice.verdict.problems) + "\n")
                 out.flush()
                 await client.leave("game over")
+                break
+            elif isinstance(notice, TableClosed):
+                tokens.forget(address, name)
+                out.write("the host closed the table\n")
+                if notice.standings is not None:
+                    out.write("results so far:\n")
+                    print_places(list(client.names), notice.standings, out)
+                if notice.verdict is not None:
+                    verified = "verified" if notice.verdict.ok else "NOT verified"
+                    out.write(f"deal so far {verified}\n")
+                out.flush()
                 break
             elif isinstance(notice, Failed):
                 err.write(f"{name}: {notice.reason}\n")

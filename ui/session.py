@@ -20,12 +20,14 @@ from textual.message import Message
 from netcards.game import Game
 from netcards.registry import get_game
 from netcards.table import Table, clean_name
+from protocol.address import format_address
 from protocol.client import Notice, TableClient
 from protocol.deal_witness import DealWitness
 from protocol.host import HostSettings, TableHost
 from protocol.identity_store import load_or_create_identity
 from protocol.journal_file import JournalWriter
 from protocol.known_hosts import KnownHosts
+from protocol.lan import lan_addresses
 from protocol.settings import config_dir, data_dir
 
 if TYPE_CHECKING:
@@ -56,6 +58,8 @@ class TablePlan:
     bind: str = "0.0.0.0"
     port: int = 47474
     discovery: bool = True
+    discovery_port: int | None = None
+    """None: the first free port of the discovery range."""
     grace: float = 30.0
     turn_clock: float = 0.0
     ssh_port: int | None = None
@@ -80,15 +84,16 @@ class Session:
         self.host = host
         self.door = door
         self._post = post
-        self._tasks: list[asyncio.Task[Any]] = []
+        self._tasks: tuple[asyncio.Task[Any], ...] = ()
+        self.addresses: list[str] = []
+        """Where other players reach a hosted table (this machine's addresses and the port)."""
 
     @property
     def game(self) -> Game[Any] | None:
         return self.client.game
 
     async def start(self) -> None:
-        self._tasks.append(asyncio.create_task(self._pump()))
-        self._tasks.append(asyncio.create_task(self.client.run()))
+        self._tasks = (asyncio.create_task(self._pump()), asyncio.create_task(self.client.run()))
 
     async def _pump(self) -> None:
         while True:
@@ -96,16 +101,23 @@ class Session:
             self._post(SessionNotice(notice))
 
     async def close(self) -> None:
-        with contextlib.suppress(Exception):
-            await self.client.leave("closed the table screen")
-        for task in self._tasks:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        if self.door is not None:
-            await self.door.close()
+        """Leave the table; a hosted table closes first, so that every other player hears it
+        closed (not that the host's own player went away). Nothing reaches the screens after."""
+        pump, running = self._tasks
+        await _stop(pump)
         if self.host is not None:
             await self.host.close()
+        with contextlib.suppress(Exception):
+            await self.client.leave("closed the table screen")
+        await _stop(running)
+        if self.door is not None:  # after the host told its guests that the table closed
+            await self.door.close()
+
+
+async def _stop(task: asyncio.Task[Any]) -> None:
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError, Exception):
+        await task
 
 
 async def open_table(
@@ -143,7 +155,13 @@ async def open_table(
         log=log,
         random_bytes=random_bytes,
     )
-    port = await host.start(plan.bind, plan.port)
+    try:
+        port = await host.start(plan.bind, plan.port)
+    except OSError:
+        journal.close()
+        with contextlib.suppress(OSError):
+            journal.path.unlink()
+        raise
     door = None
     if plan.ssh_port is not None:
         from ui.ssh_door import DoorError, open_door, read_authorized_keys  # asyncssh: only now
@@ -158,7 +176,7 @@ async def open_table(
             await host.close()
             raise
     if plan.discovery:
-        await host.announce()
+        await host.announce(plan.discovery_port)
     client = TableClient(
         f"127.0.0.1:{port}",
         player,
@@ -168,6 +186,7 @@ async def open_table(
         random_bytes=random_bytes,
     )
     session = Session(client, post, host, door)
+    session.addresses = [format_address(a, port) for a in lan_addresses(plan.bind)]
     await session.start()
     return session
 

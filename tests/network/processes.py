@@ -110,6 +110,29 @@ def free_udp_port() -> int:
         return int(s.getsockname()[1])
 
 
+def free_udp_base(span: int = 8) -> int:
+    """A base port with `span` free UDP ports after it, on loopback."""
+    for _attempt in range(50):
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.bind(("127.0.0.1", 0))
+            base = probe.getsockname()[1]
+        if base + span >= 65536:
+            continue
+        try:
+            held = []
+            for port in range(base, base + span):
+                sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+                held.append(sock)
+                sock.bind(("127.0.0.1", port))
+        except OSError:
+            continue
+        finally:
+            for sock in held:
+                sock.close()
+        return base
+    raise AssertionError("no free range of UDP ports")
+
+
 class Relay:
     """A loopback TCP relay between players and the host, both ways, keeping every byte that
     passes (what anyone on the network between them would see). `tamper(connection, upstream)`

@@ -124,7 +124,9 @@ async def test_the_hosts_lobby_shows_the_door_and_a_failed_login() -> None:
         await wait_until(pilot, lambda: "SSH fingerprint" in screen_text(app))
         door = app.session.door  # type: ignore[union-attr]
         flat = "".join(screen_text(app).split())  # lines may wrap anywhere
-        assert f"ssh-p{door.port}NAME@ADDRESS" in flat
+        addresses = app.session.addresses  # type: ignore[union-attr]
+        host = addresses[0].rsplit(":", 1)[0].strip("[]") if addresses else "ADDRESS"
+        assert f"ssh-p{door.port}NAME@{host}" in flat
         assert door.fingerprint == identity.ssh_fingerprint
         assert identity.ssh_fingerprint in flat and identity.fingerprint in flat
         sly = "eve[@click=app.quit]"  # a user name is anybody's text: shown as it is, no markup

@@ -50,11 +50,14 @@ class ResultsScreen(Screen[None]):
 
     def on_mount(self) -> None:
         client = self.session.client
-        outcome = client.outcome
+        outcome = client.outcome or client.standings  # standings: the host closed the table
         if outcome is None:
             return
         names = list(client.names)
-        table = Table(title=_("Game over"), expand=False)
+        title = (
+            _("Game over") if client.outcome else _("The host closed the table. Results so far:")
+        )
+        table = Table(title=title, expand=False)
         table.add_column(_("place"))
         table.add_column(_("player"))
         table.add_column(client.game.score_name if client.game else _("score"))

@@ -282,8 +282,10 @@ class ViaGladiola(Game[VGState]):
         )
 
     def outcome(self, state: VGState) -> Outcome | None:
-        if not state.over:
-            return None
+        return self.standings(state) if state.over else None
+
+    def standings(self, state: VGState) -> Outcome:
+        """The blisters in each hand now: the final score once the game is over."""
         blisters = state.deck.blisters
         scores = [sum(blisters[c] for c in hand) for hand in state.hands]
         keys = [(scores[s], len(state.hands[s])) for s in range(state.players)]
