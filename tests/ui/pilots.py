@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from textual import events
 from textual.pilot import Pilot
 
 GAME_ORDER = ["auf-achse", "velonimo", "via-gladiola"]
@@ -55,6 +56,19 @@ async def start_practice(
         await pilot.press("home", "ctrl+k", *text)
     await pilot.press("ctrl+o")
     await wait_until(pilot, lambda: hasattr(app.screen, "game_id"))
+
+
+async def burst(pilot: Pilot[Any], *keys: str) -> None:
+    """Keys as they arrive over SSH or from a fast typist: all of them queued before the app
+    handles the first (`pilot.press` waits for the app to be idle after each key)."""
+    app = pilot.app
+    driver = app._driver
+    assert driver is not None
+    for key in keys:
+        event = events.Key(key, key if len(key) == 1 else None)
+        event.set_sender(app)
+        driver.send_message(event)
+    await pilot.pause()
 
 
 def keys_to(cards: list[int], cursor: int, card: int) -> list[str]:

@@ -87,10 +87,10 @@ class AufAchseScreen(GameScreen):
 
     BINDINGS: ClassVar[list[Any]] = [
         *GameScreen.BINDINGS,
-        Binding("enter", f"choose('{RUN}')", N_("To your run"), priority=True),
-        Binding("enter", f"choose('{ODOMETER}')", N_("To the odometer"), priority=True),
-        Binding("enter", f"choose('{FREE_ROAD}')", N_("Confirm"), priority=True),
-        Binding("space", f"select('{FREE_ROAD}')", N_("Select"), priority=True),
+        Binding("enter", f"choose('{RUN}')", N_("To your run")),
+        Binding("enter", f"choose('{ODOMETER}')", N_("To the odometer")),
+        Binding("enter", f"choose('{FREE_ROAD}')", N_("Confirm")),
+        Binding("space", f"select('{FREE_ROAD}')", N_("Select")),
     ]
     game_id = "auf-achse"
     score_title = N_("km")
@@ -268,7 +268,7 @@ class AufAchseScreen(GameScreen):
         view = self.view
         if view.get("over"):
             return _("The game is over.")
-        if not self.client.my_turn:
+        if not self.my_turn:
             return self.waiting_text()
         phase = view["phase"]
         card = self.query_one(Hand).current
@@ -493,19 +493,21 @@ class AufAchseScreen(GameScreen):
             if not need and hand.selected:
                 hand.clear_selection()
         super().refresh_all()
-        keys = (self.view.get("phase"), self.client.my_turn)
+        keys = (self.view.get("phase"), self.my_turn)
         if keys != self.shown_keys:
             self.shown_keys = keys
             self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show only the keys of the step now (`parameters` names it), greyed while the others
-        choose. Off the hand (in the chat) enter and space are left to the chat box."""
+        choose. Off the hand (in the chat) enter and space are left to the chat box (which
+        has them first anyway: these keys are not priority keys, so that a burst of keys is
+        handled in the order it was typed)."""
         if action not in ("choose", "select"):
             return True
         if not isinstance(self.focused, Hand) or (self.view.get("phase"),) != parameters:
             return False
-        return True if self.client.my_turn else None
+        return True if self.my_turn else None
 
     def action_choose(self, step: str) -> None:
         self.query_one(Hand).action_choose()
@@ -531,14 +533,14 @@ class AufAchseScreen(GameScreen):
         if isinstance(intent, str):
             self.say(intent)
         elif intent is not None:
-            self.run_worker(self.send(intent), exclusive=True, group="move")
+            self.send_soon(intent)
 
     def intent(self, card: int | None, order: tuple[int, ...]) -> Action | str | None:
         """The action enter asks for, or why there is none."""
         view = self.view
         if view.get("over"):
             return _("The game is over.")
-        if not self.client.my_turn:
+        if not self.my_turn:
             return self.waiting_text()
         if card is None:
             return None

@@ -81,6 +81,9 @@ class GameScreen(Screen[None]):
         self.message = ""
         self.clock_timer: Any = None
         self.results_shown = False
+        self.sent_at: int | None = None
+        """The table's step (`client.seq`) at which this screen sent a move: until the host
+        answers, that turn is played, even if the move is still on its way (see `send_soon`)."""
 
     # -- layout ------------------------------------------------------------------------------------
 
@@ -133,6 +136,12 @@ class GameScreen(Screen[None]):
     @property
     def seat(self) -> int | None:
         return self.client.seat  # type: ignore[no-any-return]
+
+    @property
+    def my_turn(self) -> bool:
+        """Asked to act, and no move already sent for this step (by an earlier key of a burst,
+        whose move may not have left yet)."""
+        return bool(self.client.my_turn) and self.sent_at != self.client.seq
 
     def name_of(self, seat: int | None) -> str:
         if seat is None:
@@ -222,7 +231,7 @@ class GameScreen(Screen[None]):
             )
         self.query_one(PlayersPanel).show(rows, _(self.score_title))
         self.query_one("#table", Static).update(self.table_text())
-        legal = self.client.legal_actions() if self.client.my_turn else []
+        legal = self.legal()
         cards = self.hand_cards()
         hand = self.query_one(Hand)
         hand.set_cards(cards, [self.look(c) for c in cards], self.playable(legal))
@@ -289,6 +298,7 @@ class GameScreen(Screen[None]):
             if self.client.clock and self.clock_timer is None:
                 self.clock_timer = self.set_interval(1.0, self.tick_clock)
         elif isinstance(notice, HostRefused):
+            self.sent_at = None
             self.say(notice.text)
         elif isinstance(notice, LinkDown):
             banner = self.query_one("#banner", Static)
@@ -308,11 +318,20 @@ class GameScreen(Screen[None]):
         elif isinstance(notice, DealChecked | Failed):
             self.app.handle_session_end(notice)  # type: ignore[attr-defined]
 
+    def send_soon(self, action: Action) -> None:
+        """Send a move chosen by a key. The turn counts as played at once, so the keys that
+        follow in the same burst see it played (a second enter does not send another card),
+        although the sending itself runs after the key's handler."""
+        self.sent_at = self.client.seq
+        self.message = ""
+        self.run_worker(self.send(action), group="move")
+
     async def send(self, action: Action) -> None:
         self.message = ""
         try:
             await self.client.act(action)
         except ConnectionError:
+            self.sent_at = None
             self.say(_("not connected: your move was not sent"))
 
     async def on_chat_box_said(self, message: ChatBox.Said) -> None:
@@ -323,7 +342,7 @@ class GameScreen(Screen[None]):
         self.query_one(Hand).focus()
 
     def legal(self) -> list[Action]:
-        return self.client.legal_actions() if self.client.my_turn else []
+        return self.client.legal_actions() if self.my_turn else []
 
     # -- keys ------------------------------------------------------------------------------------------
 
@@ -353,7 +372,7 @@ class GameScreen(Screen[None]):
         seq = client.seq
         bot = hint_bot(client.game, client.config, seat, HINT_SECONDS, os.urandom(32))
         found = await asyncio.to_thread(bot.analyse, dict(self.view), legal, list(client.log))
-        if client.seq != seq or not client.my_turn:
+        if client.seq != seq or not self.my_turn:
             return
         self.say(
             _("Hint: {move} (about {chance}% to win)").format(

@@ -144,11 +144,11 @@ class VelonimoScreen(GameScreen):
     """
 
     BINDINGS: ClassVar[list[Any]] = [
-        # Priority, so that they reach the screen before the hand's own keys; when the chat
-        # has the focus they step aside (see check_action).
-        Binding("enter", "play", N_("Play"), priority=True, key_display="enter"),
-        Binding("enter", "give", N_("Give back"), priority=True, key_display="enter"),
-        Binding("space", "select", N_("Select"), priority=True),
+        # Not priority keys: a burst of keys is handled in the order it was typed (arrows,
+        # then enter), and the chat box, when it has the focus, has enter and space first.
+        Binding("enter", "play", N_("Play"), key_display="enter"),
+        Binding("enter", "give", N_("Give back"), key_display="enter"),
+        Binding("space", "select", N_("Select")),
         Binding("p", "pass", N_("Pass")),
         Binding("j", "jersey", N_("Jersey")),
         Binding("1", "pick(0)", N_("Choose"), key_display="1-5"),
@@ -243,7 +243,7 @@ class VelonimoScreen(GameScreen):
 
     def my_phase(self) -> str | None:
         """The phase if this seat is asked to act now, else None."""
-        if not self.view or self.view.get("over") or not self.client.my_turn:
+        if not self.view or self.view.get("over") or not self.my_turn:
             return None
         return str(self.view["phase"])
 
@@ -707,16 +707,16 @@ class VelonimoScreen(GameScreen):
 
     def on_hand_chosen(self, message: Hand.Chosen) -> None:
         message.stop()
-        self.run_worker(self.choose(message.card, message.selection), exclusive=True, group="move")
+        self.choose(message.card, message.selection)
 
-    async def choose(self, card: int | None, selection: tuple[int, ...]) -> None:
+    def choose(self, card: int | None, selection: tuple[int, ...]) -> None:
         phase = self.my_phase()
         if phase is None:
             self.say(_("it is not your turn"))
             return
         if phase == "give_back":
             if card is not None:
-                await self.submit(GiveBack(card), _("you cannot give that card"))
+                self.submit(GiveBack(card), _("you cannot give that card"))
             return
         if phase != "play":
             self.say(_("press the digit of your choice"))
@@ -727,20 +727,20 @@ class VelonimoScreen(GameScreen):
         if problem is not None:
             self.say(problem)
             return
-        if await self.submit(Play(tuple(sorted(cards)), jersey), _("that is not a legal play")):
+        if self.submit(Play(tuple(sorted(cards)), jersey), _("that is not a legal play")):
             self.jersey_on = False
             self.query_one(Hand).clear_selection()
 
-    async def submit(self, action: Action, refusal: str) -> bool:
+    def submit(self, action: Action, refusal: str) -> bool:
         """Send `action` if the rules allow it now, else say `refusal`."""
         if action not in self.legal():
             self.say(refusal)
             return False
-        await self.send(action)
+        self.send_soon(action)
         return True
 
-    async def action_pass(self) -> None:
-        if await self.submit(Pass(), _("you lead this attack: you cannot pass")):
+    def action_pass(self) -> None:
+        if self.submit(Pass(), _("you lead this attack: you cannot pass")):
             self.query_one(Hand).clear_selection()
 
     def action_jersey(self) -> None:
@@ -751,7 +751,7 @@ class VelonimoScreen(GameScreen):
         self.message = ""
         self.refresh_status()
 
-    async def action_pick(self, index: int) -> None:
+    def action_pick(self, index: int) -> None:
         phase = self.my_phase()
         choices = self.seat_choices()
         if phase is None or not choices:
@@ -766,4 +766,4 @@ class VelonimoScreen(GameScreen):
             action = ChooseLeader(index)
         else:
             action = GiveReward(index)
-        await self.submit(action, _("that is not a choice now"))
+        self.submit(action, _("that is not a choice now"))

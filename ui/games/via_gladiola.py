@@ -136,7 +136,7 @@ class ViaGladiolaScreen(GameScreen):
         view = self.view
         if view.get("over"):
             return _("The game is over.")
-        if not self.client.my_turn:
+        if not self.my_turn:
             current = view.get("current")
             return _("Waiting for {name}.").format(name=self.name_of(current))
         if view["day"] == 4:
@@ -183,10 +183,10 @@ class ViaGladiolaScreen(GameScreen):
 
     def on_hand_chosen(self, message: Hand.Chosen) -> None:
         message.stop()
-        self.run_worker(self.play_card(message.card), exclusive=True, group="move")
+        self.play_card(message.card)
 
-    async def play_card(self, card: int | None) -> None:
-        if not self.client.my_turn:
+    def play_card(self, card: int | None) -> None:
+        if not self.my_turn:
             self.say(_("it is not your turn"))
             return
         if card is None:
@@ -194,7 +194,7 @@ class ViaGladiolaScreen(GameScreen):
         legal = self.legal()
         for action in (Walk(card), PlayGladiola(card)):
             if action in legal:
-                await self.send(action)
+                self.send_soon(action)
                 return
         top = self.view["top_value"]
         if kind_of(card) == "gladiola":
@@ -213,8 +213,8 @@ class ViaGladiolaScreen(GameScreen):
     def action_play(self) -> None:
         self.query_one(Hand).action_choose()
 
-    async def action_rest(self) -> None:
+    def action_rest(self) -> None:
         if Rest() in self.legal():
-            await self.send(Rest())
+            self.send_soon(Rest())
         else:
             self.say(_("it is not your turn"))

@@ -20,9 +20,7 @@ class ChatBox(Vertical):
         height: 1fr;
         scrollbar-size-vertical: 1;
     }
-    ChatBox Input {
-        height: 1;
-        border: none;
+    ChatBox Input.-textual-compact {
         padding: 0 1;
     }
     """
@@ -34,7 +32,9 @@ class ChatBox(Vertical):
 
     def compose(self) -> ComposeResult:
         yield RichLog(wrap=True, markup=True, min_width=10, id="chat-lines")
-        yield Input(placeholder=_("chat: press c, type, enter"), id="chat-input")
+        # Compact: one row and no border, focused or not. (A plain Input takes a border when
+        # it has the focus, which left a one-row box no row for the text being typed.)
+        yield Input(placeholder=_("chat: press c, type, enter"), id="chat-input", compact=True)
 
     def add(self, name: str, text: str, *, notice: bool = False) -> None:
         lines = self.query_one("#chat-lines", RichLog)

@@ -23,8 +23,12 @@ class Hand(Widget, can_focus=True):
     | Key | Action |
     | :- | :- |
     | left / right | Move between cards |
-    | space | Select or unselect the card (games that play several cards) |
-    | enter | Play the card (or the selection) |
+    | home / end | The first / the last card |
+
+    Enter and space are the game screen's keys (each game words them in its footer); its
+    actions call `action_choose` and `action_select_card`. They must not be priority keys:
+    a priority key is handled as soon as it arrives, before the arrows typed just ahead of it
+    in the same burst have moved the cursor, so it would play the card the cursor left.
     """
 
     BINDINGS = [
@@ -32,8 +36,6 @@ class Hand(Widget, can_focus=True):
         Binding("right", "move(1)", "Next", show=False),
         Binding("home", "jump(0)", show=False),
         Binding("end", "jump(-1)", show=False),
-        Binding("space", "select_card", "Select", show=False),
-        Binding("enter", "choose", "Play", show=False),
     ]
 
     DEFAULT_CSS = """
