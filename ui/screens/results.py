@@ -18,12 +18,17 @@ from ui.widgets.keybar import KeyBar
 
 
 class ResultsScreen(Screen[None]):
-    """The results.
+    """The results. They come up right after a player's last move, maybe while a burst of
+    keys is still arriving: so enter and space do nothing here (the scores have the focus,
+    not a button), and only a key of its own leaves the screen. The title stays put above
+    the scores, which scroll.
 
     | Key | Action |
     | :- | :- |
     | a | Play again |
+    | s | Save the replay |
     | m / escape | Back to the menu |
+    | up / down, page up / page down | Scroll the results |
     """
 
     BINDINGS = [
@@ -37,6 +42,7 @@ class ResultsScreen(Screen[None]):
         self.session = session
 
     def compose(self) -> ComposeResult:
+        yield Static(_("Game over"), id="results-title")
         with VerticalScroll(id="results"):
             yield Static("", id="results-table")
             yield Static("", id="results-detail")
@@ -53,7 +59,7 @@ class ResultsScreen(Screen[None]):
         if outcome is None:
             return
         names = list(client.names)
-        table = Table(title=_("Game over"), expand=False)
+        table = Table(expand=False)
         table.add_column(_("place"))
         table.add_column(_("player"))
         table.add_column(client.game.score_name if client.game else _("score"))
@@ -72,7 +78,7 @@ class ResultsScreen(Screen[None]):
             )
         if client.verdict is not None:
             self.show_verdict(client.verdict.ok, client.verdict.problems)
-        self.query_one("#again", Button).focus()
+        self.query_one("#results", VerticalScroll).focus()
 
     def show_verdict(self, ok: bool, problems: list[str]) -> None:
         verdict = self.query_one("#verdict", Static)
