@@ -40,8 +40,16 @@ COLOUR_NAMES = (N_("red"), N_("orange"), N_("yellow"), N_("green"), N_("blue"), 
                 N_("brown"))  # fmt: skip
 # Translators: the letter (or two) on a card's face for its colour; keep them distinct.
 COLOUR_LETTERS = (N_("R"), N_("O"), N_("Y"), N_("G"), N_("Bl"), N_("P"), N_("Br"))
-COLOUR_STYLES = ("bold red", "bold dark_orange", "bold yellow", "bold green3",
-                 "bold dodger_blue1", "bold medium_purple1", "bold orange4")  # fmt: skip
+COLOUR_STYLES = ("#d70000", "#ff8700", "#ffff00", "#00d700", "#5f87ff", "#af00d7", "#af5f00")
+"""Seven colours that stay seven at every colour depth a terminal may have. Each is a colour
+of the 256-colour cube (160, 208, 226, 40, 69, 128, 130), so a 256-colour terminal shows it
+as chosen, and each is nearest to a different colour of the 16 (red, bright red, bright
+yellow, green, bright blue, magenta, and yellow, the 16-colour palette's brown), so an
+8/16-colour terminal shows seven too. None is bold: many terminals brighten bold text in
+the 16 colours, which made red and orange one colour, and brown and yellow another. Named
+ANSI colours are avoided too: the app turns them into its theme's colours, which the
+terminal's 16 then bend (red became magenta). The letters on the faces say the colour
+without any of this."""
 HARE_STYLE = "bold"
 # The runners the rule sheet names; the others are known by their number.
 ANIMALS = {1: N_("turtle"), 2: N_("dromedary"), 5: N_("tiger")}
