@@ -87,10 +87,10 @@ class AufAchseScreen(GameScreen):
 
     BINDINGS: ClassVar[list[Any]] = [
         *GameScreen.BINDINGS,
-        Binding("enter", f"choose('{RUN}')", N_("To your run")),
-        Binding("enter", f"choose('{ODOMETER}')", N_("To the odometer")),
-        Binding("enter", f"choose('{FREE_ROAD}')", N_("Confirm")),
-        Binding("space", f"select('{FREE_ROAD}')", N_("Select")),
+        Binding("enter", f"choose('{RUN}')", N_("To your run"), priority=True),
+        Binding("enter", f"choose('{ODOMETER}')", N_("To the odometer"), priority=True),
+        Binding("enter", f"choose('{FREE_ROAD}')", N_("Confirm"), priority=True),
+        Binding("space", f"select('{FREE_ROAD}')", N_("Select"), priority=True),
     ]
     game_id = "auf-achse"
     score_title = N_("km")
@@ -498,14 +498,12 @@ class AufAchseScreen(GameScreen):
             self.shown_keys = keys
             self.refresh_bindings()
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+    def can_use(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show only the keys of the step now (`parameters` names it), greyed while the others
-        choose. Off the hand (in the chat) enter and space are left to the chat box (which
-        has them first anyway: these keys are not priority keys, so that a burst of keys is
-        handled in the order it was typed)."""
+        choose."""
         if action not in ("choose", "select"):
-            return True
-        if not isinstance(self.focused, Hand) or (self.view.get("phase"),) != parameters:
+            return super().can_use(action, parameters)
+        if (self.view.get("phase"),) != parameters:
             return False
         return True if self.my_turn else None
 

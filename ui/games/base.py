@@ -57,19 +57,38 @@ class GameScreen(Screen[None]):
 
     | Key | Action |
     | :- | :- |
-    | left / right, enter | Choose a card and play it |
+    | left / right, home / end | Move along your hand |
+    | enter (and each game's keys) | Play the card or the selection |
+    | page up / page down | Scroll the log |
     | ? | The rules of this game |
     | h | A hint: what the search bot would play in your seat, and its chance to win |
-    | c | Chat |
+    | c | Chat (enter sends the line, escape goes back to the hand: see ChatInput) |
     | escape | Back to your hand (from the chat), or leave the table |
+
+    Every key of a game screen is a priority key, its own and each game's: it is handled when
+    it arrives, in the order it was typed. Keys come in bursts (a fast typist, an SSH link),
+    and a key handled later than the ones after it (as Textual handles a focused widget's
+    keys, after they bubble back up) would act on a stale hand, or reach a chat box that a
+    key before it had not focused yet. While the chat box has the focus, every key steps aside
+    (see `check_action`) and reaches it, in order.
     """
 
     BINDINGS: ClassVar[list[Any]] = [
-        Binding("question_mark", "rules", N_("Rules")),
-        Binding("h", "hint", N_("Hint")),
-        Binding("c", "chat", N_("Chat")),
-        Binding("escape", "back", N_("Leave")),
+        Binding("left", "hand_move(-1)", show=False, priority=True),
+        Binding("right", "hand_move(1)", show=False, priority=True),
+        Binding("home", "hand_jump(0)", show=False, priority=True),
+        Binding("end", "hand_jump(-1)", show=False, priority=True),
+        Binding("pageup", "scroll_log(-1)", show=False, priority=True),
+        Binding("pagedown", "scroll_log(1)", show=False, priority=True),
+        Binding("question_mark", "rules", N_("Rules"), priority=True),
+        Binding("h", "hint", N_("Hint"), priority=True),
+        Binding("c", "chat", N_("Chat"), priority=True),
+        Binding("escape", "back", N_("Leave"), priority=True),
     ]
+    EVERYBODY: ClassVar[frozenset[str]] = frozenset(
+        {"hand_move", "hand_jump", "scroll_log", "rules", "chat", "back"}
+    )
+    """The keys of watchers too; the others are a player's."""
     game_id: ClassVar[str]
     multi_select: ClassVar[bool] = False
     score_title: ClassVar[str] = N_("score")
@@ -334,13 +353,6 @@ class GameScreen(Screen[None]):
             self.sent_at = None
             self.say(_("not connected: your move was not sent"))
 
-    async def on_chat_box_said(self, message: ChatBox.Said) -> None:
-        try:
-            await self.client.say(message.text)
-        except ConnectionError:
-            self.say(_("not connected: the line was not sent"))
-        self.query_one(Hand).focus()
-
     def legal(self) -> list[Action]:
         return self.client.legal_actions() if self.my_turn else []
 
@@ -349,8 +361,52 @@ class GameScreen(Screen[None]):
     def action_rules(self) -> None:
         self.app.show_rules(self.game_id)  # type: ignore[attr-defined]
 
+    @property
+    def chatting(self) -> bool:
+        return self.focused is not None and self.focused.id == "chat-input"
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Take (and show) a key only when it means something: none while the chat has the
+        focus (they type); a watcher has no player's keys; each game says about its own keys
+        in `can_use`."""
+        if self.chatting:
+            return False
+        if action in self.EVERYBODY:
+            return True
+        if self.seat is None:
+            return False
+        return self.can_use(action, parameters)
+
+    def can_use(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A player's key now: True, None (shown greyed: not now), False (hidden)."""
+        if action == "hint":
+            return True if self.my_turn else None
+        return True
+
+    def action_hand_move(self, step: int) -> None:
+        self.query_one(Hand).action_move(step)
+
+    def action_hand_jump(self, where: int) -> None:
+        self.query_one(Hand).action_jump(where)
+
+    def action_scroll_log(self, direction: int) -> None:
+        log = self.query_one("#log", RichLog)
+        if direction < 0:
+            log.scroll_page_up(animate=False)
+        else:
+            log.scroll_page_down(animate=False)
+
     def action_chat(self) -> None:
-        self.query_one("#chat-input").focus()
+        self.set_focus(self.query_one("#chat-input"))  # at once: the next key may be text
+
+    async def on_chat_box_said(self, message: ChatBox.Said) -> None:
+        try:
+            await self.client.say(message.text)
+        except ConnectionError:
+            self.say(_("not connected: the line was not sent"))
+
+    def on_chat_box_closed(self, message: ChatBox.Closed) -> None:
+        self.query_one(Hand).focus()
 
     def describe_move(self, action: Action) -> str:
         """A legal move in words, for the hint (each title words its own moves)."""
@@ -381,7 +437,4 @@ class GameScreen(Screen[None]):
         )
 
     def action_back(self) -> None:
-        if self.focused is not None and self.focused.id == "chat-input":
-            self.query_one(Hand).focus()
-            return
         self.app.confirm_leave()  # type: ignore[attr-defined]

@@ -152,19 +152,18 @@ class VelonimoScreen(GameScreen):
     """
 
     BINDINGS: ClassVar[list[Any]] = [
-        # Not priority keys: a burst of keys is handled in the order it was typed (arrows,
-        # then enter), and the chat box, when it has the focus, has enter and space first.
-        Binding("enter", "play", N_("Play"), key_display="enter"),
-        Binding("enter", "give", N_("Give back"), key_display="enter"),
-        Binding("space", "select", N_("Select")),
-        Binding("p", "pass", N_("Pass")),
-        Binding("j", "jersey", N_("Jersey")),
-        Binding("1", "pick(0)", N_("Choose"), key_display="1-5"),
-        Binding("2", "pick(1)", show=False),
-        Binding("3", "pick(2)", show=False),
-        Binding("4", "pick(3)", show=False),
-        Binding("5", "pick(4)", show=False),
-        Binding("s", "sort", N_("Sort"), show=False),
+        # Priority keys, as all of a game screen's (see GameScreen).
+        Binding("enter", "play", N_("Play"), key_display="enter", priority=True),
+        Binding("enter", "give", N_("Give back"), key_display="enter", priority=True),
+        Binding("space", "select", N_("Select"), priority=True),
+        Binding("p", "pass", N_("Pass"), priority=True),
+        Binding("j", "jersey", N_("Jersey"), priority=True),
+        Binding("1", "pick(0)", N_("Choose"), key_display="1-5", priority=True),
+        Binding("2", "pick(1)", show=False, priority=True),
+        Binding("3", "pick(2)", show=False, priority=True),
+        Binding("4", "pick(3)", show=False, priority=True),
+        Binding("5", "pick(4)", show=False, priority=True),
+        Binding("s", "sort", N_("Sort"), show=False, priority=True),
         *GameScreen.BINDINGS,
     ]
     game_id = "velonimo"
@@ -675,25 +674,23 @@ class VelonimoScreen(GameScreen):
             return _("give the reward to {name}").format(name=self.name_of(action.to_seat))
         return _("pass")
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Show (and take) only the keys that mean something now; the keys the hand shares
-        with the chat step aside while the chat has the focus."""
-        if action in ("play", "give", "select"):
-            if not isinstance(self.focused, Hand):
-                return False
-            phase = self.my_phase()
-            if action == "play":
-                return phase in (None, "play")
-            if action == "give":
-                return phase == "give_back"
+    def can_use(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Show (and take) only the keys that mean something now; a selection may be made
+        while the others play, ready for your turn."""
+        phase = self.my_phase()
+        if action == "play":
+            return True if phase == "play" else None if phase is None else False
+        if action == "give":
+            return phase == "give_back"
+        if action == "select":
             return phase in (None, "play")
         if action == "pass":
-            return self.my_phase() == "play" and self.view.get("attack_value") is not None
+            return phase == "play" and self.view.get("attack_value") is not None
         if action == "jersey":
-            return self.my_phase() == "play" and self.can_wear_jersey()
+            return phase == "play" and self.can_wear_jersey()
         if action == "pick":
-            return self.my_phase() in CHOICE_PHASES
-        return True
+            return phase in CHOICE_PHASES
+        return super().can_use(action, parameters)
 
     def action_select(self) -> None:
         self.query_one(Hand).action_select_card()

@@ -40,8 +40,8 @@ class ViaGladiolaScreen(GameScreen):
 
     BINDINGS: ClassVar[list[Any]] = [
         *GameScreen.BINDINGS,
-        Binding("enter", "play", N_("Walk")),
-        Binding("r", "rest", N_("Rest")),
+        Binding("enter", "play", N_("Walk"), priority=True),
+        Binding("r", "rest", N_("Rest"), priority=True),
     ]
     game_id = "via-gladiola"
     score_title = N_("blisters")
@@ -209,6 +209,11 @@ class ViaGladiolaScreen(GameScreen):
                     card=self.card_name(card), top=top
                 )
             )
+
+    def can_use(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("play", "rest"):
+            return True if self.my_turn else None
+        return super().can_use(action, parameters)
 
     def action_play(self) -> None:
         self.query_one(Hand).action_choose()
