@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import random
 import re
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -27,6 +28,30 @@ async def wait_until(pilot: Pilot[Any], predicate: Callable[[], bool], seconds: 
             return
         await pilot.pause(0.05)
     raise AssertionError(f"timed out; screen is {type(pilot.app.screen).__name__}")
+
+
+def between_deals(app: Any) -> bool:
+    return type(app.screen).__name__ == "BetweenDeals"
+
+
+async def wait_for_turn(pilot: Pilot[Any], client: Any, seconds: float = 30) -> None:
+    """Until it is our turn (or the game is over), closing each summary between two deals
+    with enter as a player does, once it takes keys."""
+    from ui.screens.between_deals import READING
+
+    app = pilot.app
+    for _ in range(int(seconds / 0.05)):
+        if client.outcome is not None:
+            return
+        if between_deals(app):
+            screen = app.screen
+            await pilot.pause(max(0.0, READING - (time.monotonic() - screen.opened)))
+            await pilot.press("enter")
+            continue
+        if client.my_turn:
+            return
+        await pilot.pause(0.05)
+    raise AssertionError(f"timed out; screen is {type(app.screen).__name__}")
 
 
 async def start_practice(
@@ -95,13 +120,13 @@ async def play_turns(pilot: Pilot[Any], turns: int, choose: Callable[[Any], list
     """Play `turns` of our own turns; `choose(client)` gives the keys for one move."""
     client = pilot.app.screen.client
     for _ in range(turns):
-        await wait_until(pilot, lambda: client.my_turn or client.outcome is not None, seconds=30)
+        await wait_for_turn(pilot, client)
         if client.outcome is not None:
             return
         seq = client.seq
         await pilot.press(*choose(client))
         await wait_until(pilot, lambda s=seq: client.seq > s or client.outcome is not None)
-    await wait_until(pilot, lambda: client.my_turn or client.outcome is not None, seconds=30)
+    await wait_for_turn(pilot, client)
     await pilot.pause(0.3)
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from netcards.games.via_gladiola.actions import PlayGladiola, Walk
-from tests.ui.pilots import burst, seeded, start_practice, wait_until
+from tests.ui.pilots import burst, seeded, start_practice, wait_for_turn, wait_until
 from tests.ui.test_replay_screen import finished_replay
 from ui.app import make_app
 from ui.replay import load_replay
@@ -45,7 +45,7 @@ async def test_auf_achse_free_road_selects_the_cards_the_arrows_reached() -> Non
         client = app.screen.client
         hand = app.screen.query_one(Hand)
         for _turn in range(40):
-            await wait_until(pilot, lambda: client.my_turn)
+            await wait_for_turn(pilot, client)
             if client.view["phase"] == "free_road" and client.view["need"][0] == 2:
                 break
             seq = client.seq
@@ -64,7 +64,7 @@ async def velonimo_lead(pilot: Any) -> Any:
     """Pass (with p) until this seat leads an attack; returns the client."""
     client = pilot.app.screen.client
     while True:
-        await wait_until(pilot, lambda: client.my_turn)
+        await wait_for_turn(pilot, client)
         if client.view["phase"] == "play" and client.view["attack_value"] is None:
             return client
         seq = client.seq

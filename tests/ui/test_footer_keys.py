@@ -46,8 +46,10 @@ async def test_a_watcher_sees_no_players_keys() -> None:
             await wait_until(pilot, lambda: type(app.screen).__name__ == "Confirm")
             await pilot.press("y")
             await wait_until(pilot, lambda: type(app.screen).__name__ == "ViaGladiolaScreen")
-            await wait_until(pilot, lambda: len(app.screen.client.log) > 3)
+            screen = app.screen
+            await wait_until(pilot, lambda: len(screen.client.log) > 3)
             await pilot.pause(0.2)
+            assert app.screen is screen
             line = footer(app)
             assert "Rules" in line and "Leave" in line
             for word in PLAYERS_KEYS:

@@ -15,7 +15,7 @@ from itertools import combinations
 from typing import Any
 
 import pytest
-from rich.color import Color, ColorSystem
+from rich.color import ColorSystem
 from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
@@ -28,7 +28,11 @@ from netcards.games.velonimo.cards import ALL_CARDS, COLOUR, VALUE, is_hare
 from ui.games.velonimo import COLOUR_STYLES, HARE_STYLE, VelonimoScreen
 from ui.widgets.cardface import boxes
 
-DEPTHS = {"16": ColorSystem.STANDARD, "256": ColorSystem.EIGHT_BIT, "truecolor": ColorSystem.TRUECOLOR}
+DEPTHS = {
+    "16": ColorSystem.STANDARD,
+    "256": ColorSystem.EIGHT_BIT,
+    "truecolor": ColorSystem.TRUECOLOR,
+}
 BACKGROUND = TextualColor.parse("#121212")  # the dark theme's background
 
 XTERM = TerminalTheme(

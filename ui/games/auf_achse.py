@@ -71,10 +71,6 @@ def band(km: int) -> int:
     return next(i for i, (top, _colour) in enumerate(BANDS) if km <= top)
 
 
-def capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
 class AufAchseScreen(GameScreen):
     """Auf Achse.
 
@@ -93,6 +89,7 @@ class AufAchseScreen(GameScreen):
         Binding("space", f"select('{FREE_ROAD}')", N_("Select"), priority=True),
     ]
     game_id = "auf-achse"
+    deal_ends = frozenset({"stage_end"})
     score_title = N_("km")
     shown_keys: tuple[object, ...] = ()
     """What the Footer's keys were last worked out from (the step and whose turn it is)."""
@@ -345,7 +342,7 @@ class AufAchseScreen(GameScreen):
                 return _("You chose {card} for your run").format(
                     card=self.card_names(event["cards"])
                 )
-            return _("{who} chose a run card").format(who=capital(who))
+            return _("{who} chose a run card").format(who=self.subject(event.get("seat")))
         if kind == "runs_added":
             return _("Run cards laid; runs: {lengths}").format(
                 lengths=self.per_seat(event["run_lengths"])
@@ -357,7 +354,9 @@ class AufAchseScreen(GameScreen):
                 return _("You put {card} face down on the odometer").format(
                     card=self.card_name(event["card"])
                 )
-            return _("{who} put a card face down on the odometer").format(who=capital(who))
+            return _("{who} put a card face down on the odometer").format(
+                who=self.subject(event.get("seat"))
+            )
         if kind == "reveal":
             return self.describe_reveal(event, who)
         if kind == "free_road_chosen":
@@ -366,7 +365,7 @@ class AufAchseScreen(GameScreen):
                     cards=self.in_order(event["cards"])
                 )
             return ngettext("{who} chose {n} card", "{who} chose {n} cards", event["count"]).format(
-                who=capital(who), n=event["count"]
+                who=self.subject(event.get("seat")), n=event["count"]
             )
         if kind == "first_player":
             return _("The first-player card passes to {who}").format(who=who)
@@ -374,7 +373,7 @@ class AufAchseScreen(GameScreen):
             if "cards" in event:
                 return _("You drew {cards}").format(cards=self.card_names(event["cards"]))
             return ngettext("{who} drew {n} card", "{who} drew {n} cards", event["count"]).format(
-                who=capital(who), n=event["count"]
+                who=self.subject(event.get("seat")), n=event["count"]
             )
         if kind == "reshuffle":
             return _("The discards were shuffled into a new draw pile ({n} cards)").format(
@@ -389,7 +388,7 @@ class AufAchseScreen(GameScreen):
     def plays_first(self, seat: int) -> str:
         if seat == self.seat:
             return _("You play first.")
-        return _("{who} plays first.").format(who=capital(self.name_of(seat)))
+        return _("{who} plays first.").format(who=self.subject(seat))
 
     def per_seat(self, numbers: list[int]) -> str:
         """'you 3, Bo 2, Cy 3': one number per seat, in seat order."""
@@ -448,12 +447,25 @@ class AufAchseScreen(GameScreen):
             cards = self.run_text(run["cards"], run["breaks"], run["scored_from"]).plain
             lines.append(
                 _("{who}: {run} = {km} km").format(
-                    who=capital(self.name_of(run["seat"])),
+                    who=self.subject(run["seat"]),
                     run=cards or _("(empty)"),
                     km=run["score"],
                 )
             )
         return "\n".join(lines)
+
+    def deal_summary(self, event: dict[str, Any]) -> tuple[str, list[str]]:
+        """How the stage ended, then each run and what it scored, and the totals so far."""
+        head, *runs = self.describe_stage_end(event).split("\n")
+        totals = event.get("totals", event["scores"])
+        lines = [*runs, ""]
+        for seat, total in enumerate(totals):
+            lines.append(
+                _("{who}: +{km} km this stage, {total} km in all").format(
+                    who=self.subject(seat), km=event["scores"][seat], total=total
+                )
+            )
+        return head, lines
 
     def describe_game_end(self, event: dict[str, Any]) -> str:
         winners, scores = event["winners"], event["scores"]

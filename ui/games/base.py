@@ -37,6 +37,7 @@ from protocol.client import (
 )
 from ui import notices
 from ui.i18n import N_, _
+from ui.screens.between_deals import BetweenDeals
 from ui.session import Session, SessionNotice
 from ui.widgets.cardface import Look
 from ui.widgets.chat import ChatBox
@@ -90,6 +91,8 @@ class GameScreen(Screen[None]):
     )
     """The keys of watchers too; the others are a player's."""
     game_id: ClassVar[str]
+    deal_ends: ClassVar[frozenset[str]] = frozenset()
+    """The kinds of event that end a deal (a day, a round, a stage): a summary follows."""
     multi_select: ClassVar[bool] = False
     score_title: ClassVar[str] = N_("score")
 
@@ -156,6 +159,13 @@ class GameScreen(Screen[None]):
     def seat(self) -> int | None:
         return self.client.seat  # type: ignore[no-any-return]
 
+    def subject(self, seat: int | None) -> str:
+        """A seat as the subject that starts a sentence: 'You', 'The table', or the name as
+        its player typed it ('root' stays 'root')."""
+        if seat is None or seat == self.seat:
+            return upper_first(self.name_of(seat))
+        return self.name_of(seat)
+
     @property
     def my_turn(self) -> bool:
         """Asked to act, and no move already sent for this step (by an earlier key of a burst,
@@ -189,6 +199,10 @@ class GameScreen(Screen[None]):
 
     def score_of(self, seat: int) -> str:
         return ""
+
+    def deal_summary(self, event: dict[str, Any]) -> tuple[str, list[str]]:
+        """The title and lines of the summary after an event of `deal_ends`."""
+        return "", []
 
     def note_of(self, seat: int) -> str:
         """A few words after the seat's row in the players panel (public facts only)."""
@@ -306,6 +320,7 @@ class GameScreen(Screen[None]):
             self.log_new_events()
             self.message = ""
             self.refresh_all()
+            self.sum_up(notice.events)
         elif isinstance(notice, ChatLine):
             self.show_chat(notice)
         elif isinstance(notice, TableSays):
@@ -344,6 +359,19 @@ class GameScreen(Screen[None]):
         self.sent_at = self.client.seq
         self.message = ""
         self.run_worker(self.send(action), group="move")
+
+    def sum_up(self, events: Any) -> None:
+        """A deal ended (and the game goes on): say who scored what before the next one."""
+        kinds = [e["kind"] for e in events]
+        ends = [e for e in events if e["kind"] in self.deal_ends]
+        if not ends or "game_end" in kinds or self.client.outcome is not None:
+            return
+        if self.seat is None:
+            return  # a watcher sets nobody's pace: the log has it
+        if self.app.screen is not self:
+            return  # the rules or a question are open: the log has it
+        title, lines = self.deal_summary(ends[-1])
+        self.app.push_screen(BetweenDeals(title, lines))
 
     async def send(self, action: Action) -> None:
         self.message = ""

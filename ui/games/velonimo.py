@@ -132,11 +132,6 @@ def play_value(cards: Sequence[int], jersey: bool) -> int:
     return combination_value(sorted(cards)) + (JERSEY_BONUS if jersey else 0)
 
 
-def upper_first(text: str) -> str:
-    """Capitalised for the start of a sentence, leaving the rest of a name alone."""
-    return text[:1].upper() + text[1:]
-
-
 class VelonimoScreen(GameScreen):
     """Velonimo.
 
@@ -167,6 +162,7 @@ class VelonimoScreen(GameScreen):
         *GameScreen.BINDINGS,
     ]
     game_id = "velonimo"
+    deal_ends = frozenset({"round_end"})
     multi_select = True
     score_title = N_("points")
 
@@ -373,7 +369,7 @@ class VelonimoScreen(GameScreen):
                     "{thief}'s turtle takes {n} card: from whom?",
                     "{thief}'s turtles take {n} cards: from whom?",
                     count,
-                ).format(thief=upper_first(self.name_of(thief)), n=count)
+                ).format(thief=self.subject(thief), n=count)
             text.append(question + "\n", style="bold")
             return
         taken = exchange.get("taken")
@@ -381,7 +377,7 @@ class VelonimoScreen(GameScreen):
             line = Text(_("You took from {name}: ").format(name=self.name_of(victim)))
             line.append_text(code_text(taken))
         elif taken is not None and victim == self.seat:
-            line = Text(_("{name} took from you: ").format(name=upper_first(self.name_of(thief))))
+            line = Text(_("{name} took from you: ").format(name=self.subject(thief)))
             line.append_text(code_text(taken))
         else:
             line = Text(
@@ -389,9 +385,7 @@ class VelonimoScreen(GameScreen):
                     "{thief} took {n} card from {victim}",
                     "{thief} took {n} cards from {victim}",
                     count,
-                ).format(
-                    thief=upper_first(self.name_of(thief)), victim=self.name_of(victim), n=count
-                )
+                ).format(thief=self.subject(thief), victim=self.name_of(victim), n=count)
             )
         line.stylize("bold")
         text.append_text(line)
@@ -488,7 +482,7 @@ class VelonimoScreen(GameScreen):
 
     def waiting_prompt(self) -> str:
         view = self.view
-        who = upper_first(self.name_of(view["current"]))
+        who = self.subject(view["current"])
         phase = view["phase"]
         if phase == "victim":
             return _("{name} chooses whose cards the turtles take.").format(name=who)
@@ -516,7 +510,7 @@ class VelonimoScreen(GameScreen):
     def describe(self, event: dict[str, Any]) -> str | None:
         kind = event["kind"]
         seat = event.get("seat")
-        who = upper_first(self.name_of(seat))
+        who = self.subject(seat)
         me = seat is not None and seat == self.seat
         if kind == "play":
             line = _("{who} played {play}: {value}").format(
@@ -585,8 +579,9 @@ class VelonimoScreen(GameScreen):
                 n=event["round"], d=event["difficulty"], who=self.name_of(event["first_player"])
             )
         if kind == "game_end":
-            winners = ", ".join(self.name_of(s) for s in event["winners"])
-            line = _("Game over: {names} won").format(names=upper_first(winners))
+            first, *others = event["winners"]
+            winners = ", ".join([self.subject(first), *(self.name_of(s) for s in others)])
+            line = _("Game over: {names} won").format(names=winners)
             if event.get("reason") == "duel_target":
                 line += " " + _("(target reached)")
             return line
@@ -612,18 +607,22 @@ class VelonimoScreen(GameScreen):
         thief, victim, count = event["seat"], event["victim"], event["count"]
         cards = event.get("cards")
         if cards is not None and thief == self.seat:
-            return _("Your turtles took {cards} from {name}").format(
-                cards=cards_words(cards), name=self.name_of(victim)
-            )
+            return ngettext(
+                "Your turtle took {cards} from {name}",
+                "Your turtles took {cards} from {name}",
+                len(cards),
+            ).format(cards=cards_words(cards), name=self.name_of(victim))
         if cards is not None and victim == self.seat:
-            return _("{name}'s turtles took your {cards}").format(
-                name=upper_first(self.name_of(thief)), cards=cards_words(cards)
-            )
+            return ngettext(
+                "{name}'s turtle took your {cards}",
+                "{name}'s turtles took your {cards}",
+                len(cards),
+            ).format(name=self.subject(thief), cards=cards_words(cards))
         return ngettext(
             "{thief}'s turtle took {n} card from {victim}",
             "{thief}'s turtles took {n} cards from {victim}",
             count,
-        ).format(thief=upper_first(self.name_of(thief)), victim=self.name_of(victim), n=count)
+        ).format(thief=self.subject(thief), victim=self.name_of(victim), n=count)
 
     def describe_give(self, event: dict[str, Any]) -> str:
         giver, victim, left = event["seat"], event["victim"], event["to_give"]
@@ -634,15 +633,32 @@ class VelonimoScreen(GameScreen):
             )
         elif card is not None and victim == self.seat:
             line = _("{name} gave you {card}").format(
-                name=upper_first(self.name_of(giver)), card=card_word(card)
+                name=self.subject(giver), card=card_word(card)
             )
         else:
             line = _("{giver} gave a card back to {victim}").format(
-                giver=upper_first(self.name_of(giver)), victim=self.name_of(victim)
+                giver=self.subject(giver), victim=self.name_of(victim)
             )
         if left:
             line += " " + ngettext("({n} more to go)", "({n} more to go)", left).format(n=left)
         return line
+
+    def deal_summary(self, event: dict[str, Any]) -> tuple[str, list[str]]:
+        """Each player in the order they went out: the round's points and the total."""
+        lines = []
+        for place, seat in enumerate(event["finish_order"], 1):
+            lines.append(
+                _("{place}. {name}: +{points}, {total} in all").format(
+                    place=place,
+                    name=self.subject(seat),
+                    points=event["scores"][seat],
+                    total=event["totals"][seat],
+                )
+            )
+        holder = event["jersey"]
+        if holder is not None:
+            lines.append(_("Polka-dot jersey: {name}").format(name=self.subject(holder)))
+        return _("Round {n} is over").format(n=event["round"]), lines
 
     def describe_round_end(self, event: dict[str, Any]) -> str:
         scores = ", ".join(

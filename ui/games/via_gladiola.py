@@ -11,7 +11,7 @@ from textual.binding import Binding
 from netcards.action import Action
 from netcards.games.via_gladiola.actions import PlayGladiola, Rest, Walk
 from netcards.games.via_gladiola.cards import deck_for, kind_of
-from ui.games.base import GameScreen, upper_first
+from ui.games.base import GameScreen
 from ui.i18n import N_, _, ngettext
 from ui.session import Session
 from ui.widgets.cardface import Look
@@ -44,6 +44,7 @@ class ViaGladiolaScreen(GameScreen):
         Binding("r", "rest", N_("Rest"), priority=True),
     ]
     game_id = "via-gladiola"
+    deal_ends = frozenset({"day_end"})
     score_title = N_("blisters")
 
     def __init__(self, session: Session, *, ascii_mode: bool = False) -> None:
@@ -152,19 +153,19 @@ class ViaGladiolaScreen(GameScreen):
             draws = event["cadence_draws"]
             pace = (_("normal"), _("fast"), _("very fast"))[draws]
             return _("{who} walked {card} ({pace})").format(
-                who=upper_first(who), card=self.card_name(event["card"]), pace=pace
+                who=self.subject(event.get("seat")), card=self.card_name(event["card"]), pace=pace
             )
         if kind == "draw":
             if event.get("cards"):
                 names = ", ".join(self.card_name(c) for c in event["cards"])
                 return _("You drew {cards}").format(cards=names)
             return ngettext("{who} drew {n} card", "{who} drew {n} cards", event["count"]).format(
-                who=upper_first(who), n=event["count"]
+                who=self.subject(event.get("seat")), n=event["count"]
             )
         if kind == "rest":
-            return _("{who} rested").format(who=upper_first(who))
+            return _("{who} rested").format(who=self.subject(event.get("seat")))
         if kind == "gladiola":
-            return _("{who} laid a Gladiola aside").format(who=upper_first(who))
+            return _("{who} laid a Gladiola aside").format(who=self.subject(event.get("seat")))
         if kind == "reshuffle":
             return _("Day {day}'s walk pile was shuffled into a new draw pile ({n} cards)").format(
                 day=event["day"], n=event["size"]
@@ -174,10 +175,33 @@ class ViaGladiolaScreen(GameScreen):
         if kind == "day_end":
             return _("Day {day} is over").format(day=event["day"])
         if kind == "day_start":
+            if event.get("seat") == self.seat:
+                return _("Day {day} begins: you start").format(day=event["day"])
             return _("Day {day} begins: {who} starts").format(day=event["day"], who=who)
         if kind == "game_end":
             return _("The game is over")
         return None
+
+    def deal_summary(self, event: dict[str, Any]) -> tuple[str, list[str]]:
+        """How the day ended, and the cards each walker still holds (blisters count at the
+        end of day 4, for the cards then in hand)."""
+        if event.get("reason") == "stalemate":
+            how = _("Nobody could move any more.")
+        else:
+            how = _("{who} walked the Finish.").format(who=self.subject(event.get("seat")))
+        lines = [how, ""]
+        sizes = self.view.get("hand_sizes", [])
+        for seat, size in enumerate(sizes):
+            line = ngettext("{who}: {n} card in hand", "{who}: {n} cards in hand", size).format(
+                who=self.subject(seat), n=size
+            )
+            if seat == self.seat:
+                blisters = int(self.score_of(seat) or 0)
+                line += " " + ngettext("({n} blister)", "({n} blisters)", blisters).format(
+                    n=blisters
+                )
+            lines.append(line)
+        return _("Day {day} is over").format(day=event["day"]), lines
 
     # -- playing -----------------------------------------------------------------------------------------
 

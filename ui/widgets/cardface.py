@@ -79,7 +79,10 @@ def boxes(
                 mark = (str(numbers[i]) if numbers and i in numbers else g.selected)[: INNER - 1]
                 top = g.h + mark + g.h * (INNER - 1 - len(mark))
             lines[0].append(g.tl + top + g.tr, frame)
-            for n, text in ((1, look.label[:INNER].rjust(INNER)), (2, look.mark[:INNER].ljust(INNER))):
+            for n, text in (
+                (1, look.label[:INNER].rjust(INNER)),
+                (2, look.mark[:INNER].ljust(INNER)),
+            ):
                 lines[n].append(g.v, frame)
                 lines[n].append(text, face)
                 lines[n].append(g.v, frame)
