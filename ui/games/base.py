@@ -13,7 +13,9 @@ from typing import Any, ClassVar
 from rich.console import RenderableType
 from rich.markup import escape
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
+from textual.geometry import Size
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
@@ -45,6 +47,8 @@ from ui.widgets.hand import Hand
 from ui.widgets.keybar import KeyBar
 from ui.widgets.players import PlayerRow, PlayersPanel
 
+MIN_SIZE = (80, 24)
+"""The smallest window that shows a whole table (columns, rows)."""
 HINT_SECONDS = 1.0  # long enough to search well, short enough not to keep a player waiting
 
 
@@ -111,11 +115,13 @@ class GameScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="banner")
+        yield Static("", id="too-small")
         with Horizontal(id="top"):
             with Vertical(id="left"):
                 yield PlayersPanel(ascii_mode=self.ascii_mode, id="players")
                 yield Static("", id="table")
             with Vertical(id="right"):
+                yield Static(_("Log: pgup/pgdn scroll"), id="log-title")
                 yield RichLog(wrap=True, markup=True, min_width=10, id="log")
                 yield ChatBox(id="chat")
         yield Static("", id="status")
@@ -124,12 +130,32 @@ class GameScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#banner").display = False
+        self.fit(self.app.size)
         self.shown = 0
         self.log_new_events()
         for line in self.client.chat:
             self.show_chat(line)
         self.refresh_all()
         self.query_one(Hand).focus()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.fit(event.size)
+
+    def fit(self, size: Size) -> None:
+        """Below the size the table needs, say so instead of a table cut to pieces."""
+        small = size.width < MIN_SIZE[0] or size.height < MIN_SIZE[1]
+        notice = self.query_one("#too-small", Static)
+        notice.display = small
+        for part in ("#top", "#status", "#hand"):
+            self.query_one(part).display = not small
+        if small:
+            times = "x" if self.ascii_mode else "×"
+            notice.update(
+                _("This window is {size}: make it at least {minimum} to see the table.").format(
+                    size=f"{size.width}{times}{size.height}",
+                    minimum=f"{MIN_SIZE[0]}{times}{MIN_SIZE[1]}",
+                )
+            )
 
     def on_screen_resume(self) -> None:
         """Back from the rules or a question: the notices that came meanwhile went to that
@@ -453,16 +479,25 @@ class GameScreen(Screen[None]):
         answer is shown only if the turn it was asked about is still the one being played."""
         client, seat = self.client, self.seat
         assert seat is not None
-        seq = client.seq
         bot = hint_bot(client.game, client.config, seat, HINT_SECONDS, os.urandom(32))
         found = await asyncio.to_thread(bot.analyse, dict(self.view), legal, list(client.log))
-        if client.seq != seq or not self.my_turn:
-            return
+        if not self.my_turn or self.legal() != legal:
+            return  # that turn was played (the others' choices meanwhile do not change it)
         self.say(
             _("Hint: {move} (about {chance}% to win)").format(
                 move=self.describe_move(found.action), chance=round(100 * found.win_chance)
             )
         )
+        self.point_at(found.action)
+
+    def point_at(self, action: Action) -> None:
+        """Put the hand's cursor on the card of `action` (and select its cards when it has
+        several), so that enter plays what the hint said."""
+        card = getattr(action, "card", None)
+        cards = (card,) if isinstance(card, int) else tuple(getattr(action, "cards", ()) or ())
+        if cards:
+            self.query_one(Hand).point_at(cards)
+            self.refresh_status()
 
     def action_back(self) -> None:
         self.app.confirm_leave()  # type: ignore[attr-defined]

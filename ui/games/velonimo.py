@@ -690,6 +690,11 @@ class VelonimoScreen(GameScreen):
             return _("give the reward to {name}").format(name=self.name_of(action.to_seat))
         return _("pass")
 
+    def point_at(self, action: Action) -> None:
+        super().point_at(action)
+        if isinstance(action, Play) and action.jersey and self.can_wear_jersey():
+            self.jersey_on = True
+
     def can_use(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show (and take) only the keys that mean something now; a selection may be made
         while the others play, ready for your turn."""

@@ -14,6 +14,10 @@ from rich.style import Style
 from rich.text import Text
 
 INNER = 3
+CARD_WIDTH = INNER + 3
+"""A card's columns with the space after it."""
+CARD_HEIGHT = 5
+"""A row of cards: four lines of box and the marker line under it."""
 
 
 @dataclass(frozen=True)
