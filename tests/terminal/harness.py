@@ -90,7 +90,7 @@ class Terminal:
             stdout=child,
             stderr=child,
             env=environ,
-            preexec_fn=_own_terminal,
+            preexec_fn=_own_terminal,  # noqa: PLW1509 (tests start it from the main thread)
         )
         os.close(child)
         self.fd = master

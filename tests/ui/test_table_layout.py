@@ -23,7 +23,7 @@ async def test_a_window_too_small_says_how_big_it_must_be_and_the_table_comes_ba
         await start_practice(pilot, "via-gladiola", 3)
         await pilot.pause(0.2)
         text = screen_text(app)
-        assert "make it at least 80×24" in text
+        assert "make it at least 80\u00d724" in text
         assert "Day 1 of 4" not in text
         await pilot.resize_terminal(80, 24)
         await pilot.pause(0.3)

@@ -15,9 +15,9 @@ from rich.markup import escape
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
-from textual.geometry import Size
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.geometry import Size
 from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
@@ -149,7 +149,7 @@ class GameScreen(Screen[None]):
         for part in ("#top", "#status", "#hand"):
             self.query_one(part).display = not small
         if small:
-            times = "x" if self.ascii_mode else "×"
+            times = "x" if self.ascii_mode else "\u00d7"  # the multiplication sign
             notice.update(
                 _("This window is {size}: make it at least {minimum} to see the table.").format(
                     size=f"{size.width}{times}{size.height}",
