@@ -34,11 +34,11 @@ class BetweenDeals(ModalScreen[None]):
 
     BINDINGS = [Binding("enter,space,escape", "go_on", N_("Go on"), priority=True)]
 
-    def __init__(self, title: str, lines: list[str], *, seconds: float = SECONDS) -> None:
+    def __init__(self, title: str, lines: list[str], *, seconds: float | None = None) -> None:
         super().__init__()
         self.title_text = title
         self.lines = lines
-        self.seconds = seconds
+        self.seconds = SECONDS if seconds is None else seconds
         self.opened = time.monotonic()
 
     def compose(self) -> ComposeResult:
