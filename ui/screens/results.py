@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich import box
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -59,7 +60,8 @@ class ResultsScreen(Screen[None]):
         if outcome is None:
             return
         names = list(client.names)
-        table = Table(expand=False)
+        ascii_mode = bool(getattr(self.app, "ascii_mode", False))
+        table = Table(expand=False, box=box.ASCII if ascii_mode else box.HEAVY_HEAD)
         table.add_column(_("place"))
         table.add_column(_("player"))
         table.add_column(client.game.score_name if client.game else _("score"))
@@ -82,17 +84,23 @@ class ResultsScreen(Screen[None]):
 
     def show_verdict(self, ok: bool, problems: list[str]) -> None:
         verdict = self.query_one("#verdict", Static)
+        ascii_mode = bool(getattr(self.app, "ascii_mode", False))
+        good, bad = ("+", "!") if ascii_mode else ("✓", "✗")
         if ok:
             verdict.update(
                 Text(
-                    _(
-                        "✓ deal verified: the host could not choose the cards, and every move checks out"
+                    good
+                    + " "
+                    + _(
+                        "deal verified: the host could not choose the cards, and every move checks out"
                     ),
                     style="bold green",
                 )
             )
         else:
-            verdict.update(Text(_("✗ deal NOT verified: ") + "; ".join(problems), style="bold red"))
+            verdict.update(
+                Text(bad + " " + _("deal NOT verified: ") + "; ".join(problems), style="bold red")
+            )
 
     def on_session_notice(self, message: SessionNotice) -> None:
         notice = message.notice
