@@ -119,9 +119,13 @@ class Terminal:
     # -- the screen --------------------------------------------------------------------------
 
     def pump(self, seconds: float = 0.0) -> None:
-        """Draw what the program wrote, waiting up to `seconds` for the first of it."""
+        """Draw what the program wrote, reading for `seconds` (at least all there is now).
+
+        Reading all the time matters: a terminal that does not read blocks the program's
+        writes, and with them its event loop."""
+        deadline = time.monotonic() + seconds
         while True:
-            ready, _w, _x = select.select([self.fd], [], [], seconds)
+            ready, _w, _x = select.select([self.fd], [], [], max(0.0, deadline - time.monotonic()))
             if not ready:
                 return
             try:
@@ -131,7 +135,6 @@ class Terminal:
             if not data:
                 return
             self.stream.feed(data)
-            seconds = 0.0
 
     @property
     def text(self) -> str:
@@ -147,7 +150,7 @@ class Terminal:
     ) -> str:
         deadline = time.monotonic() + seconds
         while True:
-            self.pump(0.05)
+            self.pump(0.02)
             screen = self.text
             if ready(screen):
                 return screen

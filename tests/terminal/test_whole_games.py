@@ -33,14 +33,19 @@ def open_table(home: Path, game: str, players: int, *extra: str, **kwargs: objec
 
 
 def status_line(screen: str, prompts: tuple[str, ...]) -> str:
-    return next((line for line in screen.splitlines() if line.lstrip().startswith(prompts)), "")
+    """The status line: the last line that starts with a prompt (the table above it may
+    say the same words)."""
+    lines = [line for line in screen.splitlines() if line.startswith(prompts)]
+    return lines[-1] if lines else ""
 
 
 def hand(screen: str, pattern: re.Pattern[str]) -> list[str]:
     """The labels of the hand's cards, left to right and row after row (the hand is below
     the status line)."""
     lines = screen.splitlines()
-    start = max(i for i, line in enumerate(lines) if line.startswith((" Your", " ! ", " Beat", " You")))
+    start = max(
+        i for i, line in enumerate(lines) if line.startswith((" Your", " ! ", " Beat", " You"))
+    )
     return [m.group(1) for line in lines[start + 1 :] for m in pattern.finditer(line)]
 
 
@@ -131,3 +136,99 @@ def colour_is_grey(colour: str) -> bool:
     if colour in ("default", "black", "white", "brightblack", "brightwhite"):
         return True
     return bool(re.fullmatch(r"([0-9a-f]{2})\1\1", colour))
+
+
+# -- Velonimo ------------------------------------------------------------------------------------------
+
+VN_CARD = re.compile(r"[│|] *(H?\d{1,2})[│|]")
+VN_FACE = re.compile(r"[│|](R|O|Y|G|Bl|P|Br) *[│|]")
+VN_PROMPTS = (
+    " You lead",
+    " Beat ",
+    " Your turtle",
+    " Who leads",
+    " Enter gives",
+    " You won",
+    " ! ",
+)
+SIXTEEN = {"default", *["black", "red", "green", "brown", "blue", "magenta", "cyan", "white"]}
+SIXTEEN |= {"bright" + c for c in list(SIXTEEN)}
+
+
+def velonimo(screen: str) -> list[str]:
+    """Lead with the middle card of the hand, pass when there is an attack to beat, answer a
+    seat question with its first digit, give back the card under the cursor."""
+    line = status_line(screen, VN_PROMPTS)
+    if "You lead" in line:
+        cards = hand(screen, VN_CARD)
+        return ["home", *["right"] * (len(cards) // 2), "enter"]
+    if "Enter gives" in line:
+        return ["enter"]
+    digit = re.search(r"(?:from:|next attack\?|hand\?) .*?(\d) ", line) or re.search(
+        r"Press (\d)", line
+    )
+    if digit is not None:
+        return [digit.group(1)]
+    return ["p"]
+
+
+def faces(term: Terminal) -> dict[str, set[str]]:
+    """Each colour letter on the hand's cards, with the colours the terminal was told."""
+    seen: dict[str, set[str]] = {}
+    for row, line in enumerate(term.text.splitlines()):
+        for match in VN_FACE.finditer(line):
+            colours = term.colours(row)[match.start(1) : match.end(1)]
+            seen.setdefault(match.group(1), set()).update(colours)
+    return seen
+
+
+def test_velonimo_in_16_colours(tmp_path: Path) -> None:
+    """TERM=xterm: the seven colours as seven of the 16 (letters and colours agree)."""
+    env = {"TERM": "xterm"}
+    with open_table(tmp_path, "velonimo", 3, env=env) as term:
+        colours: dict[str, set[str]] = {}
+
+        def decide(screen: str) -> list[str]:
+            for letter, shown in faces(term).items():
+                colours.setdefault(letter, set()).update(shown)
+            return velonimo(screen)
+
+        moves = play(term, VN_PROMPTS, decide)
+        assert moves > 5
+        assert len(colours) >= 5, colours
+        for letter, shown in colours.items():
+            assert len(shown) == 1 and shown <= SIXTEEN, (letter, shown)
+        by_colour = [next(iter(shown)) for shown in colours.values()]
+        assert len(set(by_colour)) == len(by_colour), colours
+        finish(term)
+
+
+# -- Auf Achse -------------------------------------------------------------------------------------------
+
+AA_CARD = re.compile(r"[│|] *(\d{1,3}|P|LF|LC|FR1|FR2)[│|]")
+AA_PROMPTS = (" Your run:", " Odometer:", " Free road", " 1st:", " ! ")
+
+
+def auf_achse(screen: str) -> list[str]:
+    """The third card to the run, the last to the odometer; a Completely free road the first
+    two cards, a Free road the card under the cursor."""
+    line = status_line(screen, AA_PROMPTS)
+    cards = hand(screen, AA_CARD)
+    if "Your run:" in line:
+        return ["home", *["right"] * min(2, len(cards) - 1), "enter"]
+    if "Odometer:" in line:
+        return ["end", "enter"]
+    if "space selects 2 cards" in line:
+        return ["home", "space", "right", "space", "enter"]
+    return ["enter"]
+
+
+def test_auf_achse_at_160_by_48(tmp_path: Path) -> None:
+    with open_table(tmp_path, "auf-achse", 3, size=(160, 48)) as term:
+        screen = term.wait_for("Your run:", "Waiting for")
+        log_edge = max(line.find("▏") for line in screen.splitlines())
+        assert log_edge < 110, "the log and chat column takes the room of a wide window"
+        moves = play(term, AA_PROMPTS, auf_achse)
+        assert moves > 10
+        results = finish(term)
+        assert "km per stage" in results
