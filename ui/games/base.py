@@ -107,6 +107,8 @@ class GameScreen(Screen[None]):
         self.message = ""
         self.clock_timer: Any = None
         self.results_shown = False
+        self.said_for: list[Action] = []
+        """The legal moves when the message was said (it stays while they are the same)."""
         self.sent_at: int | None = None
         """The table's step (`client.seq`) at which this screen sent a move: until the host
         answers, that turn is played, even if the move is still on its way (see `send_soon`)."""
@@ -315,8 +317,11 @@ class GameScreen(Screen[None]):
         self.query_one("#status", Static).update(status, layout=False)  # one line, always
 
     def say(self, text: str) -> None:
-        """A line in the status bar until the next move (errors, hints)."""
+        """A line in the status bar until the next move (errors, hints): the others' moves
+        in the meantime (simultaneous choices) leave it, as long as this seat's choice is
+        the same one."""
         self.message = text
+        self.said_for = self.legal()
         self.refresh_all()
 
     def log_new_events(self) -> None:
@@ -344,7 +349,8 @@ class GameScreen(Screen[None]):
         notice = message.notice
         if isinstance(notice, ViewChanged):
             self.log_new_events()
-            self.message = ""
+            if self.legal() != self.said_for:
+                self.message = ""
             self.refresh_all()
             self.sum_up(notice.events)
         elif isinstance(notice, ChatLine):
