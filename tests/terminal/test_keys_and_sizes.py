@@ -35,8 +35,8 @@ def test_c_and_a_line_in_one_burst_reach_the_chat(tmp_path: Path) -> None:
 
 def test_a_window_too_small_says_so_until_it_is_made_bigger(tmp_path: Path) -> None:
     with open_table(tmp_path, "via-gladiola", 3, size=(60, 20)) as term:
-        screen = term.wait_for("make it at least 80×24")
-        assert "This window is 60×20" in screen
+        screen = term.wait_for("make it at least 80\u00d724")
+        assert "This window is 60\u00d720" in screen
         assert "Day 1 of 4" not in screen
         term.resize(80, 24)
         screen = term.wait_for("Day 1 of 4")

@@ -12,6 +12,8 @@ from typing import Any
 from textual import events
 from textual.pilot import Pilot
 
+from netcards.table import Table
+
 GAME_ORDER = ["auf-achse", "velonimo", "via-gladiola"]
 """The host screen's game list, sorted by display name: Auf Achse, Velonimo, Via Gladiola."""
 
@@ -28,6 +30,22 @@ async def wait_until(pilot: Pilot[Any], predicate: Callable[[], bool], seconds: 
             return
         await pilot.pause(0.05)
     raise AssertionError(f"timed out; screen is {type(pilot.app.screen).__name__}")
+
+
+def finished_table(game: str, players: int, levels: tuple[str, ...] = ("heuristic",)) -> Table:
+    """A table whose game was played to the end by bots; the first seat is 'Ann' (a bot
+    plays for her), the others are bots of `levels` in turn."""
+    table = Table.create(game, players, {}, name="t", host_part=bytes(32))
+    table.claim_seat("Ann", "tok")
+    table.set_ready(0, True)
+    for seat in range(1, players):
+        table.add_bot(levels[(seat - 1) % len(levels)])
+    table.start()
+    table.set_stand_in(0, True)
+    while table.bot_seats_to_act():
+        seat = table.bot_seats_to_act()[0]
+        table.submit(seat, table.bot_action(seat))
+    return table
 
 
 def between_deals(app: Any) -> bool:

@@ -23,18 +23,25 @@ def own(client: Any, kind: str) -> list[dict[str, Any]]:
     return [e for e in client.log if e["kind"] == kind and e.get("seat") == client.seat]
 
 
+async def third_card_in_one_burst(pilot: Any, kind: str) -> None:
+    """Home, then right, right and enter in one burst: the third card is the one played."""
+    client = pilot.app.screen.client
+    hand = pilot.app.screen.query_one(Hand)
+    await pilot.press("home")
+    meant = hand.cards[2]
+    await burst(pilot, "right", "right", "enter")
+    await wait_until(pilot, lambda: bool(own(client, kind)))
+    played = own(client, kind)[0]
+    assert played["cards"] == [meant]
+
+
 async def test_auf_achse_lays_the_card_the_arrows_reached() -> None:
     app = new_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await start_practice(pilot, "auf-achse", 3)
         client = app.screen.client
         await wait_until(pilot, lambda: client.my_turn and client.view["phase"] == "run")
-        hand = app.screen.query_one(Hand)
-        await pilot.press("home")
-        meant = hand.cards[2]
-        await burst(pilot, "right", "right", "enter")
-        await wait_until(pilot, lambda: bool(own(client, "run_chosen")))
-        assert own(client, "run_chosen")[0]["cards"] == [meant]
+        await third_card_in_one_burst(pilot, "run_chosen")
 
 
 async def test_auf_achse_free_road_selects_the_cards_the_arrows_reached() -> None:
@@ -76,13 +83,8 @@ async def test_velonimo_plays_the_card_the_arrows_reached() -> None:
     app = new_app(4)
     async with app.run_test(size=(80, 24)) as pilot:
         await start_practice(pilot, "velonimo", 3)
-        client = await velonimo_lead(pilot)
-        hand = app.screen.query_one(Hand)
-        await pilot.press("home")
-        meant = hand.cards[2]
-        await burst(pilot, "right", "right", "enter")
-        await wait_until(pilot, lambda: bool(own(client, "play")))
-        assert own(client, "play")[0]["cards"] == [meant]
+        await velonimo_lead(pilot)
+        await third_card_in_one_burst(pilot, "play")
 
 
 async def test_velonimo_selects_the_cards_the_arrows_reached() -> None:

@@ -6,8 +6,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from netcards.table import Table
-from tests.ui.pilots import burst, screen_text
+from tests.ui.pilots import burst, finished_table, screen_text
 from ui.app import make_app
 from ui.screens.results import ResultsScreen
 from ui.user_settings import UserSettings
@@ -15,16 +14,7 @@ from ui.user_settings import UserSettings
 
 def finished_session(game: str, players: int) -> Any:
     """A session whose table played a whole game between bots (the first seat is 'Ann')."""
-    table = Table.create(game, players, {}, name="t", host_part=bytes(32))
-    table.claim_seat("Ann", "tok")
-    table.set_ready(0, True)
-    for _seat in range(1, players):
-        table.add_bot("heuristic")
-    table.start()
-    table.set_stand_in(0, True)
-    while table.bot_seats_to_act():
-        seat = table.bot_seats_to_act()[0]
-        table.submit(seat, table.bot_action(seat))
+    table = finished_table(game, players)
     outcome = table.game.outcome(table.state)
     assert outcome is not None
     client = SimpleNamespace(
