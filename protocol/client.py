@@ -17,12 +17,13 @@ from typing import Any
 
 from netcards.action import Action as GameAction
 from netcards.errors import GameError
-from netcards.fairdeal import PART_BYTES, Verdict, verify_game
+from netcards.fairdeal import Verdict, verify_game
 from netcards.game import Game, Outcome, TableConfig
 from netcards.registry import get_game
 from netcards.replay import Replay, from_finished_game
 from protocol.address import format_address, parse_address
 from protocol.client_connection import ClientConnection
+from protocol.deal_witness import DealTampered, DealWitness
 from protocol.errors import (
     HostKeyChanged,
     PasswordRequired,
@@ -46,6 +47,8 @@ from protocol.messages import (
     Leave,
     Lobby,
     Message,
+    Pledge,
+    Pledges,
     Ready,
     RemoveBot,
     Result,
@@ -130,6 +133,15 @@ class HostRefused:
     code: str
     text: str
     fatal: bool
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TokenRefused:
+    """The host knows no seat for our resume token (one saved from an earlier table at this
+    address): the client has dropped it and joins again at once as a new player."""
+
+    text: str
 
 
 @dataclass(frozen=True)
@@ -160,6 +172,7 @@ Notice = (
     | TableSays
     | ClockChanged
     | HostRefused
+    | TokenRefused
     | GameOver
     | DealChecked
     | Failed
@@ -168,6 +181,10 @@ Notice = (
 
 class Fatal(Exception):
     """Stop for good: reconnecting would not help."""
+
+
+class JoinAgain(Exception):
+    """Connect again at once (the host refused our seat token: we join as a new player)."""
 
 
 @dataclass
@@ -192,6 +209,8 @@ class TableClient:
     random_bytes: Callable[[int], bytes] = os.urandom
     trace: Callable[[Message], None] | None = None
     """Called with every message the host sends us, decrypted (for `netcards bot --log`)."""
+    deal: DealWitness = field(default_factory=DealWitness)
+    """What we saw of the deal being made (restored from disk by a restarted program)."""
 
     # What the table looks like now.
     fingerprint: str = ""
@@ -201,12 +220,16 @@ class TableClient:
     game: Game[Any] | None = None
     config: TableConfig | None = None
     names: tuple[str, ...] = ()
+    cards: list[dict[str, Any]] = field(default_factory=list)
+    """The table's card catalogue from `start`: entry i describes card id i."""
     view: dict[str, Any] | None = None
     to_act: tuple[int, ...] = ()
     seq: int = 0
     awaiting: bool = False
     """An action of ours is on its way: do not act again until the host applied or refused it."""
     log: list[dict[str, Any]] = field(default_factory=list)
+    steps: list[tuple[int, tuple[dict[str, Any], ...]]] = field(default_factory=list)
+    """(update number, its events) for every update so far: the log, numbered for the audit."""
     chat: list[ChatLine] = field(default_factory=list)
     notices: list[TableSays] = field(default_factory=list)
     clock: dict[int, float] = field(default_factory=dict)
@@ -223,9 +246,7 @@ class TableClient:
         self.pin_name = format_address(host, port)
         self._conn: ClientConnection | None = None
         self._writer: asyncio.StreamWriter | None = None
-        self._commitment: bytes | None = None
         self._contributions: dict[int, bytes] = {}
-        self._my_part: bytes | None = None
         self._audit: list[tuple[int, dict[str, Any]]] = []
         self._audit_part: bytes | None = None
         self._audit_seed: bytes | None = None
@@ -233,6 +254,7 @@ class TableClient:
         self._done = asyncio.Event()
         self._ever_connected = False
         self._down_since: float | None = None
+        self._acted_at: int | None = None
 
     # -- what a player does ------------------------------------------------------------------------
 
@@ -265,6 +287,7 @@ class TableClient:
     async def act(self, action: GameAction | dict[str, Any]) -> None:
         data = action if isinstance(action, dict) else self._game().encode_action(action)
         self.awaiting = True
+        self._acted_at = self.seq
         try:
             await self._send(Action(self.seq, data))
         except ConnectionError:
@@ -323,6 +346,8 @@ class TableClient:
                 self._notify(Failed(str(exc)))
                 self._done.set()
                 return
+            except JoinAgain:
+                continue
             except (OSError, TimeoutError, ProtocolError, asyncio.IncompleteReadError) as exc:
                 reason = _describe(exc)
             finally:
@@ -424,17 +449,17 @@ class TableClient:
         elif isinstance(message, Lobby):
             self.lobby = message
             self._notify(LobbyChanged(message))
-        elif isinstance(message, Commit):
-            self._commitment = message.commitment
-            if self.seat is not None and self.seat in message.seats and self._my_part is None:
-                self._my_part = self.random_bytes(PART_BYTES)
-                await self._send(Contribute(self._my_part))
-        elif isinstance(message, Start):
-            self._on_start(message)
+        elif isinstance(message, Commit | Pledges | Start):
+            try:
+                await self._witness(message)
+            except DealTampered as exc:
+                await self._refuse_deal(str(exc))
         elif isinstance(message, History):
             if message.offset == 0:
-                self.log = []
-            self.log.extend(message.events)
+                self.log, self.steps = [], []
+            for step in message.steps:
+                self.steps.append((step.seq, step.events))
+                self.log.extend(step.events)
         elif isinstance(message, Snapshot):
             self.view, self.to_act, self.seq = message.view, message.to_act, message.seq
             self.awaiting = False
@@ -443,6 +468,7 @@ class TableClient:
             self.view, self.to_act, self.seq = message.view, message.to_act, message.seq
             if message.actor == self.seat:
                 self.awaiting = False
+            self.steps.append((message.seq, message.events))
             self.log.extend(message.events)
             self._notify(ViewChanged(message.events))
         elif isinstance(message, Chat):
@@ -458,9 +484,19 @@ class TableClient:
             self.turn_clock_ms = message.per_turn_ms
             self.clock = {e.seat: now + e.ms / 1000 for e in message.left}
             self._notify(ClockChanged())
+        elif isinstance(message, Error) and message.code == "bad_token" and self.token:
+            self.token = None
+            self.deal = DealWitness()  # the notes were of the seat the host does not know
+            self._notify(TokenRefused(message.text))
+            raise JoinAgain()
         elif isinstance(message, Error):
-            self.awaiting = False
-            self._notify(HostRefused(message.code, message.text, message.fatal))
+            if message.detail.get("seq", self._acted_at) == self._acted_at:
+                # Our latest move was refused (a refusal naming an older one leaves it waiting).
+                # The host sent every update before its refusal, so the view is the fresh one.
+                self.awaiting = False
+            self._notify(
+                HostRefused(message.code, message.text, message.fatal, dict(message.detail))
+            )
             if message.fatal:
                 raise Fatal(f"the host refused: {message.text}")
         elif isinstance(message, Result):
@@ -474,6 +510,34 @@ class TableClient:
         elif isinstance(message, Leave):
             raise ConnectionError(f"the host left: {message.reason or 'no reason given'}")
 
+    async def _witness(self, message: Commit | Pledges | Start) -> None:
+        """The deal being made: pledge, reveal, then hold the host to what we saw."""
+        if isinstance(message, Commit):
+            mine = self.deal.on_commit(
+                message.commitment, message.seats, self.seat, self.random_bytes
+            )
+            if mine is not None:
+                await self._send(Pledge(mine))
+        elif isinstance(message, Pledges):
+            part = self.deal.on_pledges({p.seat: p.commitment for p in message.pledges}, self.seat)
+            if part is not None:
+                await self._send(Contribute(part))
+        else:
+            parts = {c.seat: c.part for c in message.contributions}
+            if len(parts) != len(message.contributions):
+                raise DealTampered("the host published two seed parts for one seat")
+            self.deal.on_start(message.commitment, parts)
+            self._on_start(message)
+
+    async def _refuse_deal(self, reason: str) -> None:
+        """Leave before playing a card of a deal the host may have chosen, and say why."""
+        self.verdict = Verdict([reason])
+        self._notify(DealChecked(self.verdict))
+        self._leaving = True
+        with contextlib.suppress(Exception):
+            await self._send(Leave("the deal is not fair: " + reason[:170]))
+        raise Fatal(f"deal NOT verified: {reason}")
+
     def _on_start(self, start: Start) -> None:
         try:
             game = get_game(start.game)
@@ -486,8 +550,8 @@ class TableClient:
                 f"{game.rules_version}: both need the same release"
             )
         self.game, self.config, self.names = game, config, start.names
+        self.cards = [dict(c) for c in start.cards]
         self.seat = start.seat
-        self._commitment = start.commitment
         self._contributions = {c.seat: c.part for c in start.contributions}
         self._notify(GameStarted(config, start.seat, start.names))
 
@@ -501,20 +565,24 @@ class TableClient:
         self._audit_seed = audit.seed
         if len(self._audit) < audit.total:
             return
-        game, config = self.game, self.config
-        if game is None or config is None or self._commitment is None:
+        game, config, deal = self.game, self.config, self.deal
+        if game is None or config is None or deal.host_commitment is None:
             raise Fatal("the host sent an audit before the game started")
         self.verdict = verify_game(
             game,
             config,
             seat=self.seat,
-            commit=self._commitment,
+            commit=deal.host_commitment,
             host_part=audit.host_part,
             contributions=self._contributions,
-            my_contribution=self._my_part,
+            my_contribution=deal.contribution,
             actions=self._audit,
-            received=self.log,
+            received=self.steps,
+            pledges=deal.pledges if deal.saw_the_deal else None,
+            claimed_seed=audit.seed,
         )
+        self.verdict.problems.extend(deal.problems(self.seat))
+        self.verdict.caveats.extend(deal.caveats())
         self._notify(DealChecked(self.verdict))
         self._done.set()
 

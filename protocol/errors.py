@@ -49,6 +49,8 @@ class ErrorCode(StrEnum):
     # Reasons the application (the table) gives in an `error` message.
     REFUSED = "refused"
     ILLEGAL_ACTION = "illegal_action"
+    STALE_SEQ = "stale_seq"
+    FUTURE_SEQ = "future_seq"
     TABLE_FULL = "table_full"
     BAD_TOKEN = "bad_token"
     NOT_ALLOWED = "not_allowed"

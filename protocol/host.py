@@ -17,10 +17,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from netcards.errors import GameError
+from netcards.errors import FutureMove, GameError, StaleMove
 from netcards.game import Outcome
 from netcards.table import LobbyError, Table
 from protocol.crypto import TablePassword
+from protocol.deal_round import DealRefusal, DealRound
 from protocol.discovery import Responder, TableInfo
 from protocol.errors import ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.events import ConnectionClosed, HandshakeDone, MessageReceived, NeedData
@@ -44,12 +45,15 @@ from protocol.messages import (
     Leave,
     Lobby,
     Message,
+    Pledge,
+    Pledges,
     Ready,
     RemoveBot,
     Result,
     Say,
     Seated,
     SeatInfo,
+    SeatPledge,
     SetOptions,
     Start,
     TableNotice,
@@ -66,6 +70,7 @@ class HostSettings:
     bot_delay: float = 0.0
     handshake_timeout: float = 10.0
     join_timeout: float = 15.0
+    pledge_timeout: float = 10.0
     contribute_timeout: float = 10.0
     queue_limit: int = 512
     max_peers: int = 64
@@ -117,6 +122,7 @@ class TableHost:
         settings: HostSettings | None = None,
         journal: JournalWriter | None = None,
         owner_token: bytes | None = None,
+        owner_name: str | None = None,
         log: Log | None = None,
         random_bytes: Callable[[int], bytes] = os.urandom,
     ) -> None:
@@ -125,6 +131,9 @@ class TableHost:
         self.settings = settings or HostSettings()
         self.journal = journal
         self.owner_token = owner_token.hex() if owner_token else None
+        self.owner_name = owner_name
+        """A headless table's owner: the first player to join under this name (while the
+        seat it takes is held, nobody else can become the owner)."""
         self.log: Log = log or (lambda _line: None)
         self.random_bytes = random_bytes
         self.password = (
@@ -132,8 +141,7 @@ class TableHost:
         )
         self.peers: dict[int, Peer] = {}
         self.seq = len(table.actions)
-        self.dealing = False
-        self.asked: set[int] = set()
+        self.round: DealRound | None = None
         self.finished = asyncio.Event()
         self.port = 0
         self._numbers = 0
@@ -175,6 +183,8 @@ class TableHost:
             self._close(peer)
         for handle in self._grace.values():
             handle.cancel()
+        if self._deal_timer is not None:
+            self._deal_timer.cancel()
         for seat in list(self._clocks):
             self._stop_clock(seat)
         for clock_task in self._clock_tasks:
@@ -198,6 +208,10 @@ class TableHost:
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline and any(not p.queue.empty() for p in self.peers.values()):
             await asyncio.sleep(0.05)
+
+    @property
+    def dealing(self) -> bool:
+        return self.round is not None
 
     @property
     def outcome(self) -> Outcome | None:
@@ -362,13 +376,20 @@ class TableHost:
         if peer.seat is not None and peer.token is not None:
             if any(p.seat == peer.seat and p.joined for p in self.peers.values()):
                 return  # the seat has a newer connection already
-            if self.table.phase == "lobby" and peer.token != self.owner_token:
+            named_owner = self.owner_name is not None and peer.token == self.owner_token
+            if self.table.phase == "lobby" and (peer.token != self.owner_token or named_owner):
                 self.table.disconnect(peer.seat)
+                if named_owner:
+                    self.owner_token = None  # the owner may come back under the name
             else:
                 self.table.seats[peer.seat].connected = False
                 if self.table.phase == "playing":
                     self._notice("away", seat=peer.seat, name=self.table.seats[peer.seat].name)
                     self._start_grace(peer.seat)
+        problem = self.table.start_problem() if self.round is not None else None
+        if problem is not None:
+            self._call_off(problem)  # tells everyone, the lobby included
+            return
         self._broadcast_lobby()
 
     async def _watch_liveness(self) -> None:
@@ -389,8 +410,16 @@ class TableHost:
 
     # -- messages ---------------------------------------------------------------------------------
 
-    def _refuse(self, peer: Peer, code: ErrorCode, text: str, *, fatal: bool = False) -> None:
-        self._send(peer, Error(code.value, text[:500], fatal, {}))
+    def _refuse(
+        self,
+        peer: Peer,
+        code: ErrorCode,
+        text: str,
+        *,
+        fatal: bool = False,
+        detail: dict[str, Any] | None = None,
+    ) -> None:
+        self._send(peer, Error(code.value, text[:500], fatal, detail or {}))
         if fatal:
             self._close(peer)
             return
@@ -410,6 +439,8 @@ class TableHost:
             self._say(peer, message)
         elif isinstance(message, Ready):
             self._ready(peer, message)
+        elif isinstance(message, Pledge):
+            self._pledge(peer, message)
         elif isinstance(message, Contribute):
             self._contribute(peer, message)
         elif isinstance(message, AddBot | RemoveBot | SetOptions):
@@ -445,10 +476,10 @@ class TableHost:
                     self._close(other)
             peer.seat, peer.token = seat.index, seat.token
             self._cancel_grace(seat.index)
-            if table.phase == "playing":
-                self._notice("back", seat=seat.index, name=seat.name)
             owner = seat.token == self.owner_token
             self._send(peer, Seated(seat.index, join.resume, True, owner))
+            if table.phase == "playing":
+                self._notice("back", seat=seat.index, name=seat.name)
             self.log(f"{peer.label} is back in seat {seat.index}")
             self._broadcast_lobby()
             self._catch_up(peer)
@@ -463,7 +494,11 @@ class TableHost:
             self._refuse(peer, code, f"{exc}; you may join as a spectator", fatal=True)
             return
         peer.seat, peer.token = seat.index, seat.token
-        self._send(peer, Seated(seat.index, token, False, False))
+        owner = self.owner_token is None and seat.name == self.owner_name
+        if owner:
+            self.owner_token = seat.token
+            self.log(f"{seat.name} owns the table")
+        self._send(peer, Seated(seat.index, token, False, owner))
         self.log(f"{peer.label} sits in seat {seat.index}")
         self._broadcast_lobby()
 
@@ -471,11 +506,13 @@ class TableHost:
         """A (re)joining peer mid-game gets the start, its whole log and a snapshot."""
         table = self.table
         if table.phase == "lobby":
-            if self.dealing and peer.seat in self.asked:
-                self._send(peer, Commit(table.commit, tuple(sorted(self.asked))))
+            if self.round is not None:  # the deal is being made: the joiner witnesses it too
+                self._send(peer, self._commit_message(self.round))
+                if self.round.stage == "revealing":
+                    self._send(peer, self._pledges_message(self.round))
             return
         self._send(peer, self._start_message(peer.seat))
-        for chunk in history_messages(table.history(peer.seat)):
+        for chunk in history_messages(table.history_steps(peer.seat)):
             self._send(peer, chunk)
         self._send(peer, snapshot_for(table.game, table.state, self.seq, peer.seat))
         if table.phase == "over":
@@ -494,16 +531,10 @@ class TableHost:
             self._refuse(peer, ErrorCode.REFUSED, "you are sending chat too fast; slow down")
             return
         peer.chat_allowance -= 1
-        line = Chat(peer.seat, peer.name, say.text)
-        for other in self.peers.values():
-            if other.joined:
-                self._send(other, line)
+        self._to_everyone(Chat(peer.seat, peer.name, say.text))
 
     def _notice(self, code: str, **args: Any) -> None:
-        notice = TableNotice(code, args)
-        for peer in self.peers.values():
-            if peer.joined:
-                self._send(peer, notice)
+        self._to_everyone(TableNotice(code, args))
 
     def _ready(self, peer: Peer, ready: Ready) -> None:
         if peer.seat is None:
@@ -568,53 +599,102 @@ class TableHost:
         )
 
     def _broadcast_lobby(self) -> None:
-        lobby = self.lobby_message()
-        for peer in self.peers.values():
-            if peer.joined:
-                self._send(peer, lobby)
+        self._to_everyone(self.lobby_message())
 
     def _maybe_deal(self) -> None:
+        """Open a deal round once the table is full and ready: commit, then ask for pledges."""
         table = self.table
         if self.dealing or table.phase != "lobby" or table.start_problem() is not None:
             return
-        self.dealing = True
-        self.asked = {
+        asked = {
             p.seat for p in self.peers.values() if p.seat is not None and p.joined and not p.closed
         }
-        commit = Commit(table.commit, tuple(sorted(self.asked)))
-        for peer in self.peers.values():
-            if peer.joined:
-                self._send(peer, commit)
+        self.round = DealRound(asked)
+        self._to_everyone(self._commit_message(self.round))
         self._broadcast_lobby()
-        if not self.asked:
-            self._deal()
+        if not asked:
+            self._close_pledges()
         else:
-            loop = asyncio.get_running_loop()
-            self._deal_timer = loop.call_later(self.settings.contribute_timeout, self._deal)
+            self._set_deal_timer(self.settings.pledge_timeout, self._close_pledges)
 
-    def _contribute(self, peer: Peer, contribute: Contribute) -> None:
-        if not self.dealing or peer.seat not in self.asked:
-            self._refuse(peer, ErrorCode.UNEXPECTED_MESSAGE, "no seed contribution was asked for")
-            return
-        if self.table.seats[peer.seat].contribution is not None:
-            self._refuse(peer, ErrorCode.UNEXPECTED_MESSAGE, "you have contributed already")
-            return
-        self.table.contribute(peer.seat, contribute.part)
-        if all(self.table.seats[s].contribution is not None for s in self.asked):
-            self._deal()
+    def _commit_message(self, round_: DealRound) -> Commit:
+        return Commit(self.table.commit, tuple(sorted(round_.asked)))
 
-    def _deal(self) -> None:
-        if not self.dealing:
-            return
+    def _pledges_message(self, round_: DealRound) -> Pledges:
+        return Pledges(tuple(SeatPledge(s, c) for s, c in sorted(round_.pledges.items())))
+
+    def _set_deal_timer(self, delay: float, then: Callable[[], None]) -> None:
         if self._deal_timer is not None:
             self._deal_timer.cancel()
-        self.dealing = False
+        self._deal_timer = asyncio.get_running_loop().call_later(delay, then)
+
+    def _pledge(self, peer: Peer, message: Pledge) -> None:
+        if self.round is None or peer.seat is None:
+            self._refuse(peer, ErrorCode.UNEXPECTED_MESSAGE, "no pledge was asked for")
+            return
+        try:
+            self.round.pledge(peer.seat, message.commitment)
+        except DealRefusal as exc:
+            self._refuse(peer, ErrorCode.UNEXPECTED_MESSAGE, str(exc))
+            return
+        if self.round.all_pledged:
+            self._close_pledges()
+
+    def _close_pledges(self) -> None:
+        """Publish every pledge made so far; from now on players may reveal their parts."""
+        round_ = self.round
+        if round_ is None or round_.stage != "pledging":
+            return
+        problem = self.table.start_problem()
+        if problem is not None:
+            self._call_off(problem)
+            return
+        round_.close_pledges()
+        self._to_everyone(self._pledges_message(round_))
+        if round_.all_revealed:  # nobody pledged: the host's part alone makes the seed
+            self._deal()
+        else:
+            self._set_deal_timer(self.settings.contribute_timeout, self._reveals_late)
+
+    def _contribute(self, peer: Peer, contribute: Contribute) -> None:
+        if self.round is None or peer.seat is None:
+            self._refuse(peer, ErrorCode.UNEXPECTED_MESSAGE, "no seed contribution was asked for")
+            return
+        try:
+            self.round.reveal(peer.seat, contribute.part)
+        except DealRefusal as exc:
+            self._refuse(peer, ErrorCode.UNEXPECTED_MESSAGE, str(exc))
+            return
+        if self.round.all_revealed:
+            self._deal()
+
+    def _reveals_late(self) -> None:
+        if self.round is not None and not self.round.all_revealed:
+            names = ", ".join(self.table.seats[s].name for s in self.round.missing())
+            self._call_off(f"{names} did not reveal their seed part in time")
+
+    def _call_off(self, reason: str) -> None:
+        """This round is over without a deal; the next one starts with a new commit."""
+        if self._deal_timer is not None:
+            self._deal_timer.cancel()
+        self.round = None
+        self.log(f"the deal is off: {reason}")
+        self._notice("deal_off", reason=reason)
+        self._broadcast_lobby()
+
+    def _deal(self) -> None:
+        round_ = self.round
+        if round_ is None or not round_.all_revealed:
+            return
         table = self.table
         problem = table.start_problem()
         if problem is not None:  # someone left while we waited
-            self._notice("deal_off", reason=problem)
-            self._broadcast_lobby()
+            self._call_off(problem)
             return
+        if self._deal_timer is not None:
+            self._deal_timer.cancel()
+        self.round = None
+        table.use_contributions(round_.parts)
         table.start()
         if self.journal is not None:
             self.journal.append(table.journal_start())
@@ -628,6 +708,11 @@ class TableHost:
         self._schedule_bots()
         self._sync_clock()
 
+    def _to_everyone(self, message: Message) -> None:
+        for peer in self.peers.values():
+            if peer.joined:
+                self._send(peer, message)
+
     def _start_message(self, seat: int | None) -> Start:
         table = self.table
         return Start(
@@ -639,6 +724,7 @@ class TableHost:
             seat,
             table.commit,
             tuple(Contribution(s, part) for s, part in sorted(table.contributions().items())),
+            tuple(table.game.cards(table.config)),
         )
 
     # -- play ---------------------------------------------------------------------------------------
@@ -651,11 +737,19 @@ class TableHost:
         if table.phase != "playing":
             self._refuse(peer, ErrorCode.NOT_ALLOWED, "no game is being played")
             return
-        if message.seq > self.seq:
-            self._refuse(peer, ErrorCode.ILLEGAL_ACTION, f"there is no update {message.seq} yet")
-            return
         try:
-            events = table.submit(peer.seat, message.action)
+            events = table.submit(peer.seat, message.action, seen=message.seq)
+        except (StaleMove, FutureMove) as exc:
+            # Every update up to `latest` went out before this refusal: the player's view is
+            # already the fresh one.
+            code = ErrorCode.STALE_SEQ if isinstance(exc, StaleMove) else ErrorCode.FUTURE_SEQ
+            detail = {
+                "seq": message.seq,
+                "latest": self.seq,
+                "asked_at": table.decision_asked_at(peer.seat),
+            }
+            self._refuse(peer, code, str(exc), detail=detail)
+            return
         except GameError as exc:
             self._refuse(peer, ErrorCode.ILLEGAL_ACTION, str(exc))
             return
@@ -751,10 +845,7 @@ class TableHost:
             ClockEntry(s, max(0, int((deadline - now) * 1000)))
             for s, (_, deadline) in sorted(self._clocks.items())
         )
-        message = Clock(round(per_turn * 1000), left)
-        for peer in self.peers.values():
-            if peer.joined:
-                self._send(peer, message)
+        self._to_everyone(Clock(round(per_turn * 1000), left))
 
     def _stop_clock(self, seat: int) -> None:
         entry = self._clocks.pop(seat, None)

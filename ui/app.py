@@ -16,7 +16,8 @@ from typing import Any
 from textual.app import App
 from textual.binding import Binding
 
-from protocol.client import Failed, SeatTaken
+from protocol.client import Failed, GameStarted, SeatTaken, TokenRefused
+from protocol.deal_witness import DealWitness
 from protocol.seat_tokens import SeatTokens
 from protocol.settings import data_dir
 from ui.games import screen_class
@@ -203,9 +204,9 @@ class NetcardsApp(App[None]):
         session = await join_table(
             address, name, self.post_message, password=password, spectator=spectator,
             trust=self.ask_trust,
+            token=None if spectator else tokens.load(address, name),
+            deal=None if spectator else DealWitness.restore(tokens.load_deal(address, name)),
         )  # fmt: skip
-        if not spectator:
-            session.client.token = tokens.load(address, name)
         self.session = session
         await self._to_screen(LobbyScreen(session))
 
@@ -237,10 +238,18 @@ class NetcardsApp(App[None]):
     def on_session_notice(self, message: SessionNotice) -> None:
         notice = message.notice
         session = self.session
-        if isinstance(notice, SeatTaken) and session is not None and session.host is None:
+        if (
+            isinstance(notice, SeatTaken | GameStarted)
+            and session is not None
+            and session.host is None
+        ):
             client = session.client
             if client.token is not None and not client.spectator:
-                SeatTokens(data_dir() / "seats").save(client.address, client.name, client.token)
+                SeatTokens(data_dir() / "seats").save(
+                    client.address, client.name, client.token, client.deal.to_data()
+                )
+        if isinstance(notice, TokenRefused) and session is not None:
+            SeatTokens(data_dir() / "seats").forget(session.client.address, session.client.name)
         if self.screen_stack:
             self.screen.post_message(SessionNotice(notice))
 
@@ -261,9 +270,19 @@ class NetcardsApp(App[None]):
         if isinstance(notice, Failed):
             if self.session is not None and self.session.client.outcome is not None:
                 return  # the game is over; the results screen says what it can
-            loud = "fingerprint" in notice.reason or "changed" in notice.reason
+            refused_deal = self.session is not None and self.session.client.verdict is not None
+            loud = refused_deal or "fingerprint" in notice.reason or "changed" in notice.reason
             text = notice.reason
-            if loud:
+            if refused_deal:
+                text = (
+                    _(
+                        "The host broke the rules of the fair deal, so this program left before "
+                        "the game began: the host may be trying to choose the cards."
+                    )
+                    + "\n\n"
+                    + text
+                )
+            elif loud:
                 text += "\n\n" + _(
                     "If the host really made a new key, forget the old one in "
                     "Settings > Known hosts (f), then join again."

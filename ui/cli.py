@@ -93,6 +93,12 @@ def _build_parser() -> argparse.ArgumentParser:
     host.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     host.add_argument("--deck", type=Path, help="a deck file (TOML) instead of the house deck")
     host.add_argument("--headless", action="store_true", help="no screen: print what happens")
+    host.add_argument(
+        "--owner",
+        metavar="NAME",
+        help="with --headless: the player who joins under this name owns the table "
+        "(adds bots, changes options)",
+    )
     host.add_argument("--resume", type=Path, metavar="JOURNAL", help="continue a crashed game")
     host.add_argument("--journal", type=Path, help="where to write the journal")
     host.add_argument(
@@ -266,6 +272,8 @@ def _host(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     if not args.headless:
         if args.resume is not None:
             raise UsageError("--resume works with --headless only")
+        if args.owner is not None:
+            raise UsageError("--owner works with --headless only (the app's host owns its table)")
         if args.game is None:
             raise UsageError("host needs --game")
         from ui.session import TablePlan
@@ -308,6 +316,7 @@ def _host(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     plan = headless.HostPlan(
         table, args.bind, port, args.password, journal, args.resume is not None, args.grace,
         args.discovery_port, args.bot_delay, args.turn_clock,
+        clean_name(args.owner) if args.owner is not None else None,
     )  # fmt: skip
     return headless.main_loop(headless.run_host(plan, out, err))
 

@@ -33,8 +33,10 @@ from protocol.client import (
     SeatTaken,
     TableClient,
     TableSays,
+    TokenRefused,
     ViewChanged,
 )
+from protocol.deal_witness import DealWitness
 from protocol.discovery import discover
 from protocol.host import HostSettings, TableHost
 from protocol.identity_store import load_or_create_identity
@@ -73,6 +75,8 @@ class HostPlan:
     discovery_port: int | None
     bot_delay: float = 0.0
     turn_clock: float = 0.0
+    owner: str | None = None
+    """The name under which a joining player owns the table (None: nobody owns it)."""
 
 
 async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
@@ -92,6 +96,7 @@ async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
             grace=plan.grace, bot_delay=plan.bot_delay, turn_clock=plan.turn_clock
         ),
         journal=journal,
+        owner_name=plan.owner,
         log=log,
     )
     port = await host.start(plan.bind, plan.port)
@@ -164,6 +169,7 @@ async def run_bot(
         password=password,
         token=tokens.load(address, name),
         trace=message_tracer(trace) if trace is not None else None,
+        deal=DealWitness.restore(tokens.load_deal(address, name)),
     )
     runner = asyncio.create_task(client.run())
     bot: Any = None
@@ -195,7 +201,7 @@ async def run_bot(
             notice = get.result()
             if isinstance(notice, SeatTaken):
                 if client.token is not None:
-                    tokens.save(address, name, client.token)
+                    tokens.save(address, name, client.token, client.deal.to_data())
                 if notice.seat is None:
                     err.write(f"{name}: the host made us a spectator\n")
                 else:
@@ -203,11 +209,16 @@ async def run_bot(
                 if not notice.resumed:
                     await client.set_ready(True)
             elif isinstance(notice, GameStarted):
+                if client.token is not None:
+                    tokens.save(address, name, client.token, client.deal.to_data())
                 assert client.game is not None and notice.seat is not None
                 bot = make_bot(level, client.game, notice.config, notice.seat, os.urandom(32))
             elif isinstance(notice, ViewChanged):
                 refusals = 0
                 await play()
+            elif isinstance(notice, TokenRefused):
+                tokens.forget(address, name)
+                err.write(f"{name}: {notice.text}; joining as a new player\n")
             elif isinstance(notice, HostRefused):
                 err.write(f"{name}: the host refused: {notice.text}\n")
                 refusals += 1
@@ -228,6 +239,8 @@ async def run_bot(
                 tokens.forget(address, name)
                 if notice.verdict.ok:
                     out.write("deal verified\n")
+                    for caveat in notice.verdict.caveats:
+                        out.write(f"  note: {caveat}\n")
                     code = 0
                 else:
                     out.write("deal NOT verified: " + "; ".join(notice.verdict.problems) + "\n")

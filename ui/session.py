@@ -20,6 +20,7 @@ from netcards.game import Game
 from netcards.registry import get_game
 from netcards.table import Table, clean_name
 from protocol.client import Notice, TableClient
+from protocol.deal_witness import DealWitness
 from protocol.host import HostSettings, TableHost
 from protocol.identity_store import load_or_create_identity
 from protocol.journal_file import JournalWriter
@@ -151,9 +152,19 @@ async def join_table(
     password: str | None = None,
     spectator: bool = False,
     trust: Callable[[str], Any] | None = None,
+    token: bytes | None = None,
+    deal: DealWitness | None = None,
 ) -> Session:
+    """Join a table; `token` and `deal` are what an earlier run of the program kept of its seat."""
     client = TableClient(
-        address, player, known_hosts(), password=password, spectator=spectator, trust=trust
+        address,
+        player,
+        known_hosts(),
+        password=password,
+        spectator=spectator,
+        trust=trust,
+        token=token,
+        deal=deal or DealWitness(),
     )
     session = Session(client, post)
     await session.start()

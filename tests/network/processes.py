@@ -54,10 +54,12 @@ class Proc:
         return json.loads(lines[0].removeprefix("result "))  # type: ignore[no-any-return]
 
 
-def spawn(folder: Path, name: str, *args: str) -> Proc:
+def spawn(folder: Path, name: str, *args: str, env: dict[str, str] | None = None) -> Proc:
     out, err = folder / f"{name}.out", folder / f"{name}.err"
     with out.open("ab") as o, err.open("ab") as e:
-        popen = subprocess.Popen([*NETCARDS, *args], stdout=o, stderr=e, env=dict(os.environ))
+        popen = subprocess.Popen(
+            [*NETCARDS, *args], stdout=o, stderr=e, env=dict(os.environ) if env is None else env
+        )
     return Proc(name, popen, out, err)
 
 

@@ -47,6 +47,7 @@ def test_a_killed_client_rejoins_with_its_token_and_its_hand(tmp_path: Path) -> 
     assert "a bot stands in" not in server.stderr()
     assert server.result() == again.result() == bea.result()
     assert "deal verified" in again.stdout() and "deal verified" in bea.stdout()
+    assert "note:" not in again.stdout(), "the restarted player kept its notes on the deal"
 
 
 def test_a_bot_stands_in_for_a_player_away_longer_than_the_grace_period(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ from protocol.events import HandshakeDone
 from protocol.framing import FrameReader
 from protocol.host_connection import HostConnection
 from protocol.identity import IdentityKey
+from protocol.limits import PROTOCOL_VERSION
 from protocol.messages import Say
 from tests.protocol.support import drain
 
@@ -95,7 +96,7 @@ def test_vector_is_in_the_documentation() -> None:
 def test_vector_frames_are_plain_msgpack_where_expected() -> None:
     v = vector()
     hello = msgpack.unpackb(bytes.fromhex(v["client_hello frame"])[4:])
-    assert hello["type"] == "client_hello" and hello["version"] == 1
+    assert hello["type"] == "client_hello" and hello["version"] == PROTOCOL_VERSION == 2
 
 
 if __name__ == "__main__":

@@ -365,7 +365,7 @@ class GameScreen(Screen[None]):
                 self.clock_timer = self.set_interval(1.0, self.tick_clock)
         elif isinstance(notice, HostRefused):
             self.sent_at = None
-            self.say(notice.text)
+            self.say(notices.refusal(notice.code, notice.text))
         elif isinstance(notice, LinkDown):
             banner = self.query_one("#banner", Static)
             banner.update(

@@ -40,6 +40,7 @@ from netcards.games.via_gladiola.cards import (
     parse_deck,
     start_card,
 )
+from netcards.games.via_gladiola.shapes import SHAPES
 from netcards.games.via_gladiola.state import VGState
 from netcards.options import OptionSpec
 from netcards.rng import Rng
@@ -64,6 +65,7 @@ class ViaGladiola(Game[VGState]):
     min_players = 2
     max_players = 5
     codec = CODEC
+    shapes = SHAPES
     score_name = "blisters"
     option_specs = (
         OptionSpec(
