@@ -222,7 +222,6 @@ class FakeClient:
     outcome: Any = None
     sent: list[Any] = field(default_factory=list)
     clock: dict[int, float] = field(default_factory=dict)
-    seq: int = 0
 
     @property
     def my_turn(self) -> bool:

@@ -109,9 +109,6 @@ class GameScreen(Screen[None]):
         self.results_shown = False
         self.said_for: list[Action] = []
         """The legal moves when the message was said (it stays while they are the same)."""
-        self.sent_at: int | None = None
-        """The table's step (`client.seq`) at which this screen sent a move: until the host
-        answers, that turn is played, even if the move is still on its way (see `send_soon`)."""
 
     # -- layout ------------------------------------------------------------------------------------
 
@@ -196,9 +193,8 @@ class GameScreen(Screen[None]):
 
     @property
     def my_turn(self) -> bool:
-        """Asked to act, and no move already sent for this step (by an earlier key of a burst,
-        whose move may not have left yet)."""
-        return bool(self.client.my_turn) and self.sent_at != self.client.seq
+        """Asked to act, and no move of ours on its way (see `send_soon`)."""
+        return bool(self.client.my_turn)
 
     def name_of(self, seat: int | None) -> str:
         if seat is None:
@@ -364,7 +360,6 @@ class GameScreen(Screen[None]):
             if self.client.clock and self.clock_timer is None:
                 self.clock_timer = self.set_interval(1.0, self.tick_clock)
         elif isinstance(notice, HostRefused):
-            self.sent_at = None
             self.say(notices.refusal(notice.code, notice.text))
         elif isinstance(notice, LinkDown):
             banner = self.query_one("#banner", Static)
@@ -385,10 +380,11 @@ class GameScreen(Screen[None]):
             self.app.handle_session_end(notice)  # type: ignore[attr-defined]
 
     def send_soon(self, action: Action) -> None:
-        """Send a move chosen by a key. The turn counts as played at once, so the keys that
-        follow in the same burst see it played (a second enter does not send another card),
+        """Send a move chosen by a key. The move is on its way at once (the client's
+        `awaiting`, which the host's answer or refusal clears), so the keys that follow in
+        the same burst see the turn played (a second enter does not send another card),
         although the sending itself runs after the key's handler."""
-        self.sent_at = self.client.seq
+        self.client.awaiting = True
         self.message = ""
         self.run_worker(self.send(action), group="move")
 
@@ -409,8 +405,7 @@ class GameScreen(Screen[None]):
         self.message = ""
         try:
             await self.client.act(action)
-        except ConnectionError:
-            self.sent_at = None
+        except ConnectionError:  # (the client is no longer awaiting an answer)
             self.say(_("not connected: your move was not sent"))
 
     def legal(self) -> list[Action]:
