@@ -66,7 +66,7 @@ async def test_the_command_palette_offers_the_game_s_own_commands_in_french() ->
         await start_practice(pilot, "via-gladiola", 3)
         game = pilot.app.screen
         names = [command.title for command in pilot.app.get_system_commands(game)]
-        for french in ("Aide", "Règles", "Chat", "Partir"):
+        for french in ("Indice", "Règles", "Chat", "Partir"):
             assert french in names, (french, names)
         assert "Quit" not in names and "Theme" not in names, "no English left"
         await burst(pilot, "ctrl+p")

@@ -77,7 +77,8 @@ async def test_a_player_is_told_the_host_closed_the_table_with_the_results_so_fa
             await play_turns(pilot, 2, vg_keys)
             expected = host.table.game.standings(host.table.state)
             await host.close()
-            await wait_until(pilot, lambda: on(pilot, "ResultsScreen"), 10)
+            await wait_until(pilot, lambda: "Results so far" in words(pilot), 10)
+            assert on(pilot, "ResultsScreen")
             text = words(pilot)
             assert "The host closed the table. Results so far:" in text
             assert "Connection lost" not in text and "not sent" not in text

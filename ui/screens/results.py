@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich import box
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -19,12 +20,17 @@ from ui.widgets.keybar import KeyBar
 
 
 class ResultsScreen(Screen[None]):
-    """The results.
+    """The results. They come up right after a player's last move, maybe while a burst of
+    keys is still arriving: so enter and space do nothing here (the scores have the focus,
+    not a button), and only a key of its own leaves the screen. The title stays put above
+    the scores, which scroll.
 
     | Key | Action |
     | :- | :- |
     | a | Play again |
+    | s | Save the replay |
     | m / escape | Back to the menu |
+    | up / down, page up / page down | Scroll the results |
     """
 
     BINDINGS = [
@@ -38,6 +44,7 @@ class ResultsScreen(Screen[None]):
         self.session = session
 
     def compose(self) -> ComposeResult:
+        yield Static(_("Game over"), id="results-title")
         with VerticalScroll(id="results"):
             yield Static("", id="results-table")
             yield Static("", id="results-detail")
@@ -54,10 +61,12 @@ class ResultsScreen(Screen[None]):
         if outcome is None:
             return
         names = list(client.names)
-        title = (
-            _("Game over") if client.outcome else _("The host closed the table. Results so far:")
-        )
-        table = Table(title=title, expand=False)
+        if not client.outcome:
+            self.query_one("#results-title", Static).update(
+                _("The host closed the table. Results so far:")
+            )
+        ascii_mode = bool(getattr(self.app, "ascii_mode", False))
+        table = Table(expand=False, box=box.ASCII if ascii_mode else box.HEAVY_HEAD)
         table.add_column(_("place"))
         table.add_column(_("player"))
         table.add_column(client.game.score_name if client.game else _("score"))
@@ -76,14 +85,18 @@ class ResultsScreen(Screen[None]):
             )
         if client.verdict is not None:
             self.show_verdict(client.verdict)
-        self.query_one("#again", Button).focus()
+        self.query_one("#results", VerticalScroll).focus()
 
     def show_verdict(self, verdict: Verdict) -> None:
         shown = self.query_one("#verdict", Static)
+        ascii_mode = bool(getattr(self.app, "ascii_mode", False))
+        good, bad = ("+", "!") if ascii_mode else ("✓", "✗")
         if verdict.ok:
             text = Text(
-                _(
-                    "✓ deal verified: the host could not choose the cards, and every move checks out"
+                good
+                + " "
+                + _(
+                    "deal verified: the host could not choose the cards, and every move checks out"
                 ),
                 style="bold green",
             )
@@ -92,7 +105,10 @@ class ResultsScreen(Screen[None]):
             shown.update(text)
         else:
             shown.update(
-                Text(_("✗ deal NOT verified: ") + "; ".join(verdict.problems), style="bold red")
+                Text(
+                    bad + " " + _("deal NOT verified: ") + "; ".join(verdict.problems),
+                    style="bold red",
+                )
             )
 
     def on_session_notice(self, message: SessionNotice) -> None:
