@@ -83,10 +83,10 @@ class AufAchseScreen(GameScreen):
 
     BINDINGS: ClassVar[list[Any]] = [
         *GameScreen.BINDINGS,
-        Binding("enter", f"choose('{RUN}')", N_("To your run"), priority=True),
-        Binding("enter", f"choose('{ODOMETER}')", N_("To the odometer"), priority=True),
-        Binding("enter", f"choose('{FREE_ROAD}')", N_("Confirm"), priority=True),
-        Binding("space", f"select('{FREE_ROAD}')", N_("Select"), priority=True),
+        Binding("enter", f"choose('{RUN}')", N_("To your run")),
+        Binding("enter", f"choose('{ODOMETER}')", N_("To the odometer")),
+        Binding("enter", f"choose('{FREE_ROAD}')", N_("Confirm")),
+        Binding("space", f"select('{FREE_ROAD}')", N_("Select")),
     ]
     game_id = "auf-achse"
     deal_ends = frozenset({"stage_end"})

@@ -70,25 +70,23 @@ class GameScreen(Screen[None]):
     | c | Chat (enter sends the line, escape goes back to the hand: see ChatInput) |
     | escape | Back to your hand (from the chat), or leave the table |
 
-    Every key of a game screen is a priority key, its own and each game's: it is handled when
-    it arrives, in the order it was typed. Keys come in bursts (a fast typist, an SSH link),
-    and a key handled later than the ones after it (as Textual handles a focused widget's
-    keys, after they bubble back up) would act on a stale hand, or reach a chat box that a
-    key before it had not focused yet. While the chat box has the focus, every key steps aside
-    (see `check_action`) and reaches it, in order.
+    Keys typed in a burst reach this screen one at a time, each once the one before has been
+    handled (`ui.keys`), so every key here acts on what the keys before it did: the hand's
+    cursor, the chat box's focus, the move just sent (see `send_soon`). While the chat box has
+    the focus the screen's keys step aside (see `check_action`): the box takes them.
     """
 
     BINDINGS: ClassVar[list[Any]] = [
-        Binding("left", "hand_move(-1)", show=False, priority=True),
-        Binding("right", "hand_move(1)", show=False, priority=True),
-        Binding("home", "hand_jump(0)", show=False, priority=True),
-        Binding("end", "hand_jump(-1)", show=False, priority=True),
-        Binding("pageup", "scroll_log(-1)", show=False, priority=True),
-        Binding("pagedown", "scroll_log(1)", show=False, priority=True),
-        Binding("question_mark", "rules", N_("Rules"), priority=True),
-        Binding("h", "hint", N_("Hint"), priority=True),
-        Binding("c", "chat", N_("Chat"), priority=True),
-        Binding("escape", "back", N_("Leave"), priority=True),
+        Binding("left", "hand_move(-1)", show=False),
+        Binding("right", "hand_move(1)", show=False),
+        Binding("home", "hand_jump(0)", show=False),
+        Binding("end", "hand_jump(-1)", show=False),
+        Binding("pageup", "scroll_log(-1)", show=False),
+        Binding("pagedown", "scroll_log(1)", show=False),
+        Binding("question_mark", "rules", N_("Rules")),
+        Binding("h", "hint", N_("Hint")),
+        Binding("c", "chat", N_("Chat")),
+        Binding("escape", "back", N_("Leave")),
     ]
     EVERYBODY: ClassVar[frozenset[str]] = frozenset(
         {"hand_move", "hand_jump", "scroll_log", "rules", "chat", "back"}

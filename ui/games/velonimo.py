@@ -148,17 +148,17 @@ class VelonimoScreen(GameScreen):
 
     BINDINGS: ClassVar[list[Any]] = [
         # Priority keys, as all of a game screen's (see GameScreen).
-        Binding("enter", "play", N_("Play"), key_display="enter", priority=True),
-        Binding("enter", "give", N_("Give back"), key_display="enter", priority=True),
-        Binding("space", "select", N_("Select"), priority=True),
-        Binding("p", "pass", N_("Pass"), priority=True),
-        Binding("j", "jersey", N_("Jersey"), priority=True),
-        Binding("1", "pick(0)", N_("Choose"), key_display="1-5", priority=True),
-        Binding("2", "pick(1)", show=False, priority=True),
-        Binding("3", "pick(2)", show=False, priority=True),
-        Binding("4", "pick(3)", show=False, priority=True),
-        Binding("5", "pick(4)", show=False, priority=True),
-        Binding("s", "sort", N_("Sort"), show=False, priority=True),
+        Binding("enter", "play", N_("Play"), key_display="enter"),
+        Binding("enter", "give", N_("Give back"), key_display="enter"),
+        Binding("space", "select", N_("Select")),
+        Binding("p", "pass", N_("Pass")),
+        Binding("j", "jersey", N_("Jersey")),
+        Binding("1", "pick(0)", N_("Choose"), key_display="1-5"),
+        Binding("2", "pick(1)", show=False),
+        Binding("3", "pick(2)", show=False),
+        Binding("4", "pick(3)", show=False),
+        Binding("5", "pick(4)", show=False),
+        Binding("s", "sort", N_("Sort"), show=False),
         *GameScreen.BINDINGS,
     ]
     game_id = "velonimo"

@@ -40,8 +40,8 @@ class ViaGladiolaScreen(GameScreen):
 
     BINDINGS: ClassVar[list[Any]] = [
         *GameScreen.BINDINGS,
-        Binding("enter", "play", N_("Walk"), priority=True),
-        Binding("r", "rest", N_("Rest"), priority=True),
+        Binding("enter", "play", N_("Walk")),
+        Binding("r", "rest", N_("Rest")),
     ]
     game_id = "via-gladiola"
     deal_ends = frozenset({"day_end"})

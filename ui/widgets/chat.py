@@ -20,24 +20,14 @@ class ChatInput(Input):
     | :- | :- |
     | enter | Send the line and give the keys back to the screen |
     | escape | Give the keys back to the screen |
-
-    Keys come in bursts: the keys typed after enter or escape may already be waiting in this
-    box's queue when it gives the focus up. They were not meant for the chat, so they go back
-    to the app as if they had just been typed, and reach the screen's keys instead.
     """
 
     def __init__(self, placeholder: str, id: str) -> None:
         super().__init__(placeholder=placeholder, id=id, compact=True)
 
     async def _on_key(self, event: events.Key) -> None:
-        """Enter and escape are handled here, in turn with the letters before them (not as
-        bindings, which act once the key has bubbled up: by then the keys after it were
-        already handled here)."""
-        if self.screen.focused is not self:  # (has_focus waits for the Blur event to arrive)
-            event.stop()
-            event.prevent_default()
-            self.app.post_message(events.Key(event.key, event.character))
-            return
+        """Enter and escape give the focus back at once (`Screen.set_focus`), so the key
+        after them in a burst goes to the screen, not into the box."""
         if event.key in ("enter", "escape"):
             event.stop()
             event.prevent_default()

@@ -30,9 +30,7 @@ class Hand(Widget, can_focus=True):
     card chooses it, as enter does.
 
     Enter and space are the game screen's keys (each game words them in its footer); its
-    actions call `action_choose` and `action_select_card`. They must not be priority keys:
-    a priority key is handled as soon as it arrives, before the arrows typed just ahead of it
-    in the same burst have moved the cursor, so it would play the card the cursor left.
+    actions call `action_choose` and `action_select_card`.
     """
 
     BINDINGS = [
