@@ -41,7 +41,7 @@ from ui.screens.menu import MenuScreen
 from ui.screens.results import ResultsScreen
 from ui.screens.rules import RulesPicker, RulesScreen
 from ui.screens.settings import SettingsScreen
-from ui.session import Session, SessionNotice, TablePlan, join_table, open_table
+from ui.session import DoorPortError, Session, SessionNotice, TablePlan, join_table, open_table
 from ui.terminal import unicode_ok
 from ui.user_settings import UserSettings
 
@@ -250,7 +250,14 @@ class NetcardsApp(App[None]):
         (A ValueError is a mistake in the SSH door's settings, such as its keys file.)"""
         form = next((s for s in self.screen_stack if isinstance(s, HostSetupScreen)), None)
         busy = isinstance(exc, OSError) and exc.errno == errno.EADDRINUSE
-        if busy:
+        door = isinstance(exc, DoorPortError)
+        if busy and door:
+            text = (
+                _("The SSH door's port {port} is already in use: choose another, or 0 for any.")
+                if form is not None
+                else _("The SSH door's port {port} is already in use: use --ssh N, or --ssh 0.")
+            ).format(port=plan.ssh_port)
+        elif busy:
             text = (
                 _("Port {port} is already in use (another table?): choose another, or 0 for any.")
                 if form is not None
@@ -260,7 +267,7 @@ class NetcardsApp(App[None]):
             reason = (exc.strerror if isinstance(exc, OSError) else None) or exc
             text = _("Cannot open the table: {reason}").format(reason=reason)
         if form is not None:
-            form.show_error(text, "port" if busy else None)
+            form.show_error(text, ("ssh-port" if door else "port") if busy else None)
         else:
             self.push_screen(Notice(text))
 

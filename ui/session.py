@@ -34,6 +34,11 @@ if TYPE_CHECKING:
     from ui.ssh_door import SshDoor
 
 
+class DoorPortError(OSError):
+    """The table opened but its SSH door could not listen (its port is taken, say): the port
+    to change is the door's."""
+
+
 class SessionNotice(Message, bubble=False):
     """Something happened at the table (see `protocol.client` for the kinds of notice).
     The app hands each one to the screen on top; it must not bubble back up to the app."""
@@ -172,7 +177,10 @@ async def open_table(
                 host, plan.bind, plan.ssh_port, password=plan.password,
                 authorized_keys=keys, log=log, failed_login=failed_login,
             )  # fmt: skip
-        except (OSError, DoorError):
+        except OSError as exc:
+            await host.close()
+            raise DoorPortError(exc.errno, exc.strerror) from exc
+        except DoorError:
             await host.close()
             raise
     if plan.discovery:

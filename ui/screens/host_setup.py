@@ -27,6 +27,14 @@ from ui.session import TablePlan
 from ui.widgets.keybar import KeyBar
 
 
+class FieldError(ValueError):
+    """A mistake in one field of the form: said below the form, with that field focused."""
+
+    def __init__(self, text: str, field: str) -> None:
+        super().__init__(text)
+        self.field = field
+
+
 class HostSetupScreen(Screen[None]):
     """Host a table, or practise against bots.
 
@@ -80,7 +88,17 @@ class HostSetupScreen(Screen[None]):
                 yield Label(_("Turn clock: seconds per decision, then a bot plays it (empty: off)"))
                 yield Input(id="clock", restrict=r"[0-9]*")
                 yield Label(_("SSH door: friends join with only ssh on this port (empty: no door)"))
-                yield Input(id="ssh-port", restrict=r"[0-9]*", placeholder=str(DEFAULT_SSH_PORT))
+                yield Input(
+                    id="ssh-port",
+                    restrict=r"[0-9]*",
+                    placeholder=_("empty: no door (the usual port is {port})").format(
+                        port=DEFAULT_SSH_PORT
+                    ),
+                )
+                yield Label(_("SSH door keys: an authorized_keys file, only its keys get in"))
+                yield Input(
+                    id="ssh-keys", placeholder=_("empty: anyone (e.g. ~/.ssh/authorized_keys)")
+                )
             yield Vertical(id="options")
             with Horizontal(id="form-buttons"):
                 yield Button(
@@ -193,14 +211,33 @@ class HostSetupScreen(Screen[None]):
         clock = self.query_one("#clock", Input).value.strip()
         ssh_port = self.query_one("#ssh-port", Input).value.strip()
         if ssh_port and not 0 <= int(ssh_port) <= 65535:
-            raise ValueError(_("the SSH door's port is between 0 and 65535"))
+            raise FieldError(_("the SSH door's port is between 0 and 65535"), "ssh-port")
+        ssh_keys = self.ssh_keys(door=bool(ssh_port))
         return TablePlan(
             game.id, players, options, bots=int(bots) if isinstance(bots, int) else 0,
             bot_level=level, stand_in_level=level,
             name=self.query_one("#name", Input).value.strip() or "netcards table",
             password=password or None, port=int(port_text), turn_clock=float(clock or 0),
-            ssh_port=int(ssh_port) if ssh_port else None,
+            ssh_port=int(ssh_port) if ssh_port else None, ssh_keys=ssh_keys,
         )  # fmt: skip
+
+    def ssh_keys(self, *, door: bool) -> Path | None:
+        """The SSH door's keys file, read now so that a mistake in it is said on this form."""
+        text = self.query_one("#ssh-keys", Input).value.strip()
+        if not text:
+            return None
+        if not door:
+            raise FieldError(
+                _("The SSH keys file is for the SSH door: give the door a port too."), "ssh-port"
+            )
+        from ui.ssh_door import DoorError, read_authorized_keys  # asyncssh: only for a door
+
+        path = Path(text).expanduser()
+        try:
+            read_authorized_keys(path)
+        except DoorError as exc:
+            raise FieldError(str(exc), "ssh-keys") from None
+        return path
 
     def show_error(self, text: str, field: str | None = None) -> None:
         """A problem with the table asked for (the engine's, or the port's when opening it)."""
@@ -213,7 +250,7 @@ class HostSetupScreen(Screen[None]):
         try:
             plan = self.plan()
         except (GameError, ValueError) as exc:
-            self.show_error(str(exc))
+            self.show_error(str(exc), getattr(exc, "field", None))
             return
         except OSError as exc:
             self.show_error(f"{_('cannot read the deck file')}: {exc.strerror}")

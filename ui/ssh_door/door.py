@@ -29,7 +29,7 @@ from protocol.identity import ssh_blob_fingerprint, ssh_fingerprint
 from protocol.known_hosts import KnownHosts
 from protocol.settings import data_dir
 from protocol.throttle import FailureThrottle
-from ui.i18n import N_
+from ui.i18n import N_, _
 from ui.ssh_door.guest_process import GuestProcess
 from ui.ssh_door.login import DoorConnection
 from ui.ssh_door.session import EXIT_REFUSED, GuestSession, guest_command
@@ -72,19 +72,27 @@ class DoorSettings:
 
 
 def read_authorized_keys(path: Path) -> asyncssh.SSHAuthorizedKeys:
-    """An OpenSSH `authorized_keys` file (options such as `from=` are honoured)."""
+    """An OpenSSH `authorized_keys` file (options such as `from=` are honoured). A DoorError
+    says in the user's language what is wrong with it."""
+    name = str(path)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise DoorError(f"cannot read the SSH keys file {str(path)!r}: {exc.strerror}") from None
+        raise DoorError(
+            _("cannot read the SSH keys file {path}: {reason}").format(
+                path=name, reason=exc.strerror
+            )
+        ) from None
     except UnicodeDecodeError:
-        raise DoorError(f"the SSH keys file {str(path)!r} is not UTF-8 text") from None
+        raise DoorError(_("the SSH keys file {path} is not text").format(path=name)) from None
     if not any(line.strip() and not line.lstrip().startswith("#") for line in text.splitlines()):
-        raise DoorError(f"the SSH keys file {str(path)!r} lists no key")
+        raise DoorError(_("the SSH keys file {path} lists no key").format(path=name))
     try:
         return asyncssh.import_authorized_keys(text)
     except (asyncssh.KeyImportError, ValueError) as exc:
-        raise DoorError(f"the SSH keys file {str(path)!r} is not valid: {exc}") from None
+        raise DoorError(
+            _("the SSH keys file {path} is not valid: {reason}").format(path=name, reason=exc)
+        ) from None
 
 
 def local_address(bind: str, port: int) -> str:
