@@ -332,16 +332,8 @@ class NetcardsApp(App[None]):
         if isinstance(notice, TableClosed):
             self.table_closed(notice)
             return
-        if (
-            isinstance(notice, SeatTaken | GameStarted)
-            and session is not None
-            and session.host is None
-        ):
-            client = session.client
-            if client.token is not None and not client.spectator:
-                SeatTokens(data_dir() / "seats").save(
-                    client.address, client.name, client.token, client.deal.to_data()
-                )
+        if isinstance(notice, SeatTaken | GameStarted) and session is not None:
+            self.keep_seat_token(session)
         if isinstance(notice, TokenRefused) and session is not None:
             SeatTokens(data_dir() / "seats").forget(session.client.address, session.client.name)
         if self.screen_stack:
@@ -385,6 +377,20 @@ class NetcardsApp(App[None]):
             session = self.session
             if session is not None and session.client.game is not None:
                 SeatTokens(data_dir() / "seats").forget(session.client.address, session.client.name)
+
+    def keep_seat_token(self, session: Session) -> None:
+        """On disk, so that the seat is taken back after a crash: a joiner's at the address
+        they joined; a host's own at every address its lobby shows, for `join` after
+        `host --resume`."""
+        client = session.client
+        if client.token is None or client.spectator:
+            return
+        addresses = [client.address]
+        if session.host is not None:
+            addresses += session.addresses
+        tokens = SeatTokens(data_dir() / "seats")
+        for address in addresses:
+            tokens.save(address, client.name, client.token, client.deal.to_data())
 
     def table_closed(self, notice: TableClosed) -> None:
         """The host closed the table: the results so far when a game was on, else a word."""

@@ -167,6 +167,7 @@ async def open_table(
         with contextlib.suppress(OSError):
             journal.path.unlink()
         raise
+    journal.append({"type": "listen", "port": port})  # `host --resume` listens there again
     door = None
     if plan.ssh_port is not None:
         from ui.ssh_door import DoorError, open_door, read_authorized_keys  # asyncssh: only now

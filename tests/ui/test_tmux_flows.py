@@ -104,9 +104,12 @@ def test_a_host_who_leaves_tells_the_player_at_once_with_the_results_so_far(
         assert "Connection lost" not in shown and "not sent" not in shown
 
 
-def test_a_host_that_is_killed_leaves_the_player_reconnecting_in_60_by_20_ascii(
+def test_a_killed_host_leaves_the_player_reconnecting_and_its_resume_takes_all_back_60_by_20(
     tmp_path: Path,
 ) -> None:
+    """Killed, the host's app says nothing: its player waits. `host --resume JOURNAL
+    --headless` alone (no --port) opens the table where it was, the player is back by
+    themselves, and the host's own player takes their seat back with `join`."""
     tmux = Tmux(tmp_path)
     home = homes(tmp_path, "host", "bea")
     plain = {"NO_COLOR": "1"}
@@ -127,10 +130,21 @@ def test_a_host_that_is_killed_leaves_the_player_reconnecting_in_60_by_20_ascii(
         tmux.wait_for("bea", "Day 1 of 4")
         tmux.kill("host")
         screen = tmux.wait_for("bea", "Reconnecting", 15)
+        (journal,) = (home["host"] / "journals").glob("*.journal")
+        tmux.window(
+            "resumed",
+            home["host"],
+            f"{NETCARDS} host --resume {journal} --headless --discovery-port 0",
+        )
+        tmux.wait_for("resumed", f"listening 0.0.0.0:{port}")
+        tmux.wait_for("resumed", "is back in seat 1")
+        tmux.window("back", home["host"], f"{NETCARDS} --ascii join 127.0.0.1:{port}")
+        back = tmux.wait_for("back", "Host (you)", 20)
     finally:
         tmux.close()
     assert "closed the table" not in screen, "a crash is not a host leaving"
     assert ascii_only(screen), screen
+    assert "Day 1 of 4" in back, "the host's player is back at the game, in their seat"
 
 
 def test_the_c_locale_draws_in_ascii_and_the_rules_read_at_160_by_48(tmp_path: Path) -> None:
