@@ -165,8 +165,9 @@ class Failed:
     `code` says why without English: an error code of the protocol (`host_key_changed`,
     `wrong_password`, `password_required`, `table_full`...), or one of the client's own:
     `untrusted` (the user did not trust the host's key), `unknown_host` (the name resolves to
-    no machine), `refused` (nobody listens there), `timeout` and `unreachable` (a first
-    connection that never reached a table), `lost` (a table lost for too long).
+    no machine), `no_listener` (nobody listens there), `no_answer` and `unreachable` (a first
+    connection that never reached a table), `lost` (a table lost for too long). The client's
+    own codes are never the protocol's (the host's `refused` and `timeout` are its answers).
     """
 
     reason: str
@@ -687,9 +688,9 @@ def _failure_code(exc: BaseException) -> str:
     if isinstance(exc, socket.gaierror):
         return "unknown_host"
     if isinstance(exc, ConnectionRefusedError):
-        return "refused"
+        return "no_listener"
     if isinstance(exc, TimeoutError):
-        return "timeout"
+        return "no_answer"
     if isinstance(exc, ProtocolError):
         return exc.code.value
     return "unreachable"

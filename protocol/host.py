@@ -642,9 +642,10 @@ class TableHost:
         token = self.random_bytes(32)
         try:
             seat = table.claim_seat(join.name, token.hex())
-        except LobbyError as exc:
-            code = ErrorCode.TABLE_FULL if "full" in str(exc) else ErrorCode.REFUSED
-            self._refuse(peer, code, f"{exc}; you may join as a spectator", fatal=True)
+        except LobbyError as exc:  # full, or its game has begun: no seat for a newcomer
+            self._refuse(
+                peer, ErrorCode.TABLE_FULL, f"{exc}; you may join as a spectator", fatal=True
+            )
             return
         peer.seat, peer.token = seat.index, seat.token
         owner = self.owner_token is None and seat.name == self.owner_name

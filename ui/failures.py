@@ -41,14 +41,14 @@ def explain(failed: Failed, address: str, *, refused_deal: bool = False) -> Expl
             ),
             "address",
         )
-    if code == "refused":
+    if code == "no_listener":
         return Explained(
             _("Nobody answers at {address}: is the table open, and is the port right?").format(
                 address=address
             ),
             "address",
         )
-    if code == "timeout":
+    if code == "no_answer":
         return Explained(
             _(
                 "{address} does not answer: check the address, or whether a firewall blocks it."
@@ -69,7 +69,13 @@ def explain(failed: Failed, address: str, *, refused_deal: bool = False) -> Expl
     if code == "untrusted":
         return Explained(_("You did not trust the host's key, so you did not join."), "address")
     if code == "table_full":
-        return Explained(_("The table is full; you may still watch it as a spectator."), "address")
+        return Explained(
+            _(
+                "This table has no free seat (it is full, or its game has begun); you may "
+                "still watch it as a spectator."
+            ),
+            "address",
+        )
     if code == "host_key_changed":
         advice = _(
             "If the host really made a new key, forget the old one in "

@@ -129,3 +129,37 @@ async def test_a_busy_port_brings_the_host_form_back_on_the_port_field() -> None
             text = " ".join(screen_text(pilot.app).split())
             assert f"Port {port} is already in use (another table?)" in text
             assert on(pilot, "HostSetupScreen") and pilot.app.screen.focused is field
+
+
+async def test_a_table_whose_game_has_begun_says_so_not_that_nobody_answers(
+    tmp_path: Any,
+) -> None:
+    """The host's refusal of a newcomer is the host's answer, not a connection that failed."""
+    from protocol.client import GameStarted, TableClient
+    from protocol.known_hosts import KnownHosts
+
+    host = await open_host(players=2, bots=1)
+    bea = TableClient(f"127.0.0.1:{host.port}", "Bea", KnownHosts(tmp_path / "hosts"))
+    runner = asyncio.create_task(bea.run())
+    try:
+        asked = False
+        while not isinstance(await asyncio.wait_for(bea.updates.get(), 10), GameStarted):
+            if bea.seat is not None and not asked:
+                await bea.set_ready(True)
+                asked = True
+        async with app().run_test(size=(80, 24)) as pilot:
+            await join_from_the_form(pilot, f"127.0.0.1:{host.port}")
+            await wait_until(pilot, lambda: on(pilot, "Confirm"), 30)
+            await pilot.press("y")
+            await wait_until(pilot, lambda: on(pilot, "JoinScreen") and "!" in words(pilot), 30)
+            text = words(pilot)
+            assert "Nobody answers" not in text, text
+            assert "no free seat" in text and "spectator" in text, text
+            assert "has already started; you may join" not in text, "the host's words, again"
+    finally:
+        runner.cancel()
+        await host.close()
+
+
+def words(pilot: Any) -> str:
+    return " ".join(screen_text(pilot.app).split())

@@ -223,8 +223,8 @@ class LobbyScreen(Screen[None]):
             self.query_one(ChatBox).add(notice.name, notice.text, notice=notice.seat is None)
         elif isinstance(notice, TableSays):
             self.query_one(ChatBox).add("", notices.say(notice.code, notice.args), notice=True)
-        elif isinstance(notice, HostRefused):
-            self.notify(notice.text, severity="error")
+        elif isinstance(notice, HostRefused) and not notice.fatal:  # (a fatal one: the form says)
+            self.notify(notices.refusal(notice.code, notice.text), severity="error")
         elif isinstance(notice, LinkDown):
             banner = self.query_one("#banner", Static)
             banner.update(
