@@ -76,10 +76,12 @@ class Connected:
 
 @dataclass(frozen=True)
 class LinkDown:
-    """The connection dropped; `retrying` says whether the client is reconnecting."""
+    """The connection dropped; `retrying` says whether the client is reconnecting. `code` says
+    why without English, as `Failed.code` does (`closed`: the host ended the connection)."""
 
     reason: str
     retrying: bool
+    code: str = "closed"
 
 
 @dataclass(frozen=True)
@@ -377,7 +379,7 @@ class TableClient:
                 await self._session()
                 if self._done.is_set():
                     return
-                reason = "the host closed the connection"
+                reason, code = "the host closed the connection", "closed"
             except Fatal as exc:
                 self._notify(Failed(str(exc), exc.code))
                 self._done.set()
@@ -403,7 +405,7 @@ class TableClient:
             retrying = (self._ever_connected or self.token is not None) and (
                 now - self._down_since < self.settings.give_up_after
             )
-            self._notify(LinkDown(reason, retrying))
+            self._notify(LinkDown(reason, retrying, code))
             if not retrying:
                 if self._ever_connected:
                     self._notify(Failed(f"lost the table: {reason}", "lost"))

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from protocol.address import AddressError, parse_address
-from protocol.client import Failed
-from ui.i18n import _
+from protocol.client import Failed, LinkDown
+from ui.i18n import N_, _
 
 
 @dataclass(frozen=True)
@@ -82,4 +82,23 @@ def explain(failed: Failed, address: str, *, refused_deal: bool = False) -> Expl
             "Settings > Known hosts (f), then join again."
         )
         return Explained(failed.reason + "\n\n" + advice, "address", loud=True)
+    if code == "lost":
+        return Explained(_("The connection to the table was lost and did not come back."), None)
     return Explained(failed.reason, None)
+
+
+LINK_LOST = {
+    "closed": N_("the host closed the connection"),
+    "no_listener": N_("the table does not answer (its host may be restarting)"),
+    "no_answer": N_("the table stopped answering"),
+    "unknown_host": N_("the host's name is no longer found"),
+}
+
+
+def link_lost(notice: LinkDown) -> str:
+    """A banner over the lobby or the table: the connection dropped, and whether it is coming
+    back, in the player's words (the client's reason is English, for logs)."""
+    why = _(LINK_LOST.get(notice.code, N_("the connection broke")))
+    if notice.retrying:
+        return _("Connection lost: {reason}. Reconnecting...").format(reason=why)
+    return _("Connection lost: {reason}.").format(reason=why)

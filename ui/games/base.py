@@ -38,6 +38,7 @@ from protocol.client import (
     ViewChanged,
 )
 from ui import notices
+from ui.failures import link_lost
 from ui.i18n import N_, _
 from ui.screens.between_deals import BetweenDeals
 from ui.session import Session, SessionNotice
@@ -361,11 +362,7 @@ class GameScreen(Screen[None]):
             self.say(notices.refusal(notice.code, notice.text))
         elif isinstance(notice, LinkDown):
             banner = self.query_one("#banner", Static)
-            banner.update(
-                _("Connection lost: {reason}. Reconnecting...").format(reason=notice.reason)
-                if notice.retrying
-                else _("Connection lost: {reason}.").format(reason=notice.reason)
-            )
+            banner.update(link_lost(notice))
             banner.display = True
         elif isinstance(notice, Connected):
             self.query_one("#banner").display = False

@@ -29,6 +29,7 @@ from protocol.client import (
 )
 from protocol.messages import Lobby
 from ui import notices
+from ui.failures import link_lost
 from ui.i18n import N_, _, ngettext
 from ui.session import Session, SessionNotice
 from ui.widgets.chat import ChatBox
@@ -227,9 +228,7 @@ class LobbyScreen(Screen[None]):
             self.notify(notices.refusal(notice.code, notice.text), severity="error")
         elif isinstance(notice, LinkDown):
             banner = self.query_one("#banner", Static)
-            banner.update(
-                _("Connection lost: {reason}. Reconnecting...").format(reason=notice.reason)
-            )
+            banner.update(link_lost(notice))
             banner.display = True
         elif isinstance(notice, GameStarted):
             self.app.start_game(self.session)  # type: ignore[attr-defined]
