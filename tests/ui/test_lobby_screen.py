@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -82,3 +83,20 @@ async def test_long_names_and_bot_levels_wrap_whole_in_the_lobby() -> None:
                 assert word in words, f"{word!r} is cut"
     finally:
         await host.close()
+
+
+async def test_the_ready_column_in_ascii_speaks_the_player_s_language() -> None:
+    from ui import i18n
+
+    i18n.use("nl")
+    try:
+        plan = TablePlan("via-gladiola", 3, {}, bots=1, bind="127.0.0.1", port=0, discovery=False)
+        app = make_app(settings=UserSettings(name="Ann", language="nl"), ascii_mode=True, host=plan)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: on(pilot, "LobbyScreen"))
+            await wait_until(pilot, lambda: "heuristic" in screen_text(app))
+            rows = [line for line in screen_text(app).splitlines() if "bot" in line]
+    finally:
+        i18n.use("en")
+    assert rows and not any(re.search(r"\byes\b", row) for row in rows), rows
+    assert any(re.search(r"\bja\b", row) for row in rows), rows

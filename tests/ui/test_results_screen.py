@@ -48,3 +48,39 @@ async def test_the_results_keep_their_title_on_screen_at_80_by_24() -> None:
         text = screen_text(app)
         assert "Game over" in text
         assert "deal verified" in text or "down" in text.lower()
+
+
+async def test_the_score_column_is_named_in_the_player_s_language() -> None:
+    from ui import i18n
+
+    i18n.use("fr")
+    try:
+        app = make_app(settings=UserSettings(name="Ann", language="fr"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await app.push_screen(ResultsScreen(finished_session("via-gladiola", 3)))
+            await pilot.pause()
+            text = screen_text(app)
+    finally:
+        i18n.use("en")
+    assert "ampoules" in text.split("\n", 4)[3], text
+    assert "blisters" not in text
+
+
+async def test_a_saved_replay_s_command_is_not_hidden_under_a_notice(tmp_path: Any) -> None:
+    from netcards.replay import from_finished_game
+
+    table = finished_table("via-gladiola", 3)
+    session = finished_session("via-gladiola", 3)
+    names = [s.name for s in table.seats]
+    replay = from_finished_game(table.game, table.config, 0, names, table.seed, table.actions)
+    session.client.replay = lambda: replay
+    app = make_app(settings=UserSettings(name="Ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(ResultsScreen(session))
+        await pilot.pause()
+        await burst(pilot, "s")
+        await pilot.pause(0.3)
+        text = " ".join(screen_text(app).split())
+        notices = len(app._notifications)  # (the toasts drawn over the screen)
+    assert "Replay saved; watch it with: netcards replay " in text, text
+    assert not notices, "a notice over the results would hide the command they show"

@@ -160,7 +160,7 @@ class LobbyScreen(Screen[None]):
             else:
                 name = Text(info.name + (_(" (you)") if info.seat == client.seat else ""))
                 state = "" if info.connected else _("away")
-            yes, no = ("yes", "-") if getattr(self.app, "ascii_mode", False) else ("✓", "·")
+            yes, no = (_("yes"), "-") if getattr(self.app, "ascii_mode", False) else ("✓", "·")
             ready = (yes if info.ready else no) if info.kind != "open" else ""
             cells = [str(info.seat + 1), name, ready, state]
             # height=None: a long name wraps over two lines (an empty cell would break that)

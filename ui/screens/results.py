@@ -69,7 +69,8 @@ class ResultsScreen(Screen[None]):
         table = Table(expand=False, box=box.ASCII if ascii_mode else box.HEAVY_HEAD)
         table.add_column(_("place"))
         table.add_column(_("player"))
-        table.add_column(client.game.score_name if client.game else _("score"))
+        screen = screen_class(client.game.id) if client.game else None
+        table.add_column(_(screen.score_title) if screen is not None else _("score"))
         table.add_column("")
         for seat in sorted(range(len(names)), key=lambda s: outcome.places[s]):
             you = _(" (you)") if seat == client.seat else ""
@@ -78,7 +79,6 @@ class ResultsScreen(Screen[None]):
                 str(outcome.places[seat]), names[seat] + you, str(outcome.scores[seat]), won
             )
         self.query_one("#results-table", Static).update(table)
-        screen = screen_class(client.game.id) if client.game else None
         if screen is not None:
             self.query_one("#results-detail", Static).update(
                 Text("\n".join(screen.result_lines(outcome, names, client.config)))
@@ -139,7 +139,6 @@ class ResultsScreen(Screen[None]):
             )
             return
         path = save_replay(replay)
-        self.notify(_("Saved: {path}").format(path=path), timeout=10)
         self.query_one("#saved", Static).update(
             _("Replay saved; watch it with: netcards replay {path}").format(path=path)
         )
