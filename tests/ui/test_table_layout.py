@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from textual.widgets import RichLog
 
 from tests.ui.pilots import screen_text, seeded, start_practice, wait_for_turn, wait_until
+from ui import i18n
 from ui.app import make_app
+from ui.i18n import _
 from ui.user_settings import UserSettings
 from ui.widgets.hand import Hand
 
@@ -84,3 +87,33 @@ async def test_a_click_picks_a_card_and_a_second_click_plays_it() -> None:
         )
         chosen = next(e for e in client.log if e["kind"] == "run_chosen" and "cards" in e)
         assert chosen["cards"] == [third]
+
+
+@pytest.mark.parametrize("language", ["fr", "nl"])
+async def test_the_log_s_title_is_whole_at_80_columns_in_every_language(language: str) -> None:
+    i18n.use(language)
+    try:
+        app = make_app(
+            settings=UserSettings(name="Ann", language=language),
+            random_bytes=seeded(1),
+            bot_delay=0,
+        )
+        async with app.run_test(size=(80, 24)) as pilot:
+            await start_practice(pilot, "via-gladiola", 3)
+            await pilot.pause(0.2)
+            title = _("Log: pgup/pgdn scroll")
+            text = screen_text(app)
+    finally:
+        i18n.use("en")
+    assert title in text, text
+
+
+async def test_a_long_message_leaves_the_prompt_and_its_keys_in_sight() -> None:
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_practice(pilot, "via-gladiola", 3)
+        await wait_for_turn(pilot, app.screen.client)
+        app.screen.say("Hint: walk with 33 (about 35% to win), and that is a long way to say it")
+        await pilot.pause(0.2)
+        text = " ".join(screen_text(app).split())
+    assert "Your turn: enter walks the card; r rests (draw one)" in text, text

@@ -106,6 +106,7 @@ class GameScreen(Screen[None]):
         self.message = ""
         self.clock_timer: Any = None
         self.results_shown = False
+        self.status_rows = 1
         self.said_for: list[Action] = []
         """The legal moves when the message was said (it stays while they are the same)."""
 
@@ -309,7 +310,13 @@ class GameScreen(Screen[None]):
         if self.seat is None:
             status.append(_("Watching") + ": ", style="bold")
         status.append(self.prompt())
-        self.query_one("#status", Static).update(status, layout=False)  # one line, always
+        line = self.query_one("#status", Static)
+        width = line.size.width or max(1, self.app.size.width - 2)
+        rows = 2 if len(status.wrap(self.app.console, width)) > 1 else 1
+        if rows != self.status_rows:  # a message before the prompt may need a second row
+            self.status_rows = rows
+            line.styles.height = rows
+        line.update(status, layout=False)
 
     def say(self, text: str) -> None:
         """A line in the status bar until the next move (errors, hints): the others' moves
