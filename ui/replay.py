@@ -121,6 +121,10 @@ class ReplayControls:
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return action in self.KEYS
 
+    def on_mount(self: Any) -> None:
+        """A replay has nobody to talk to: no chat box (the log takes its room)."""
+        self.query_one("#chat").display = False
+
     def go(self: Any, index: int) -> None:
         steps = self.replay.steps()
         self.step_index = max(0, min(index, len(steps) - 1))

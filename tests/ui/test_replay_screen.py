@@ -54,6 +54,18 @@ async def test_a_replay_steps_forward_and_back_and_shows_every_hand_at_the_end(
         await pilot.press("q")
 
 
+async def test_a_replay_offers_no_chat_it_cannot_have(tmp_path: Path) -> None:
+    replay = load_replay(finished_replay(tmp_path))
+    app = make_app(settings=UserSettings(name="Ann"), replay=replay)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("c", "h", "i")
+        await pilot.pause(0.1)
+        text = screen_text(app)
+    assert "press c" not in text, "c does nothing in a replay"
+    assert "chat" not in text.lower()
+
+
 def test_netcards_replay_refuses_a_file_that_is_not_a_replay(tmp_path: Path) -> None:
     import subprocess
     import sys
