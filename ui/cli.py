@@ -27,8 +27,12 @@ from protocol.settings import DISCOVERY_PORT
 EXIT_USAGE = 2
 PASSWORD_VARIABLE = "NETCARDS_PASSWORD"
 PASSWORD_HELP = (
-    "the table password. Anyone on this computer can read a command line (ps): prefer "
-    f"--ask-password or the {PASSWORD_VARIABLE} environment variable"
+    "anyone on this computer can read a command line (ps): prefer --ask-password or the "
+    f"{PASSWORD_VARIABLE} environment variable"
+)
+OPTION_HELP = (
+    "a game option, e.g. first_player=0 or variant_last_card=true (repeatable; "
+    "`netcards rules GAME` lists them)"
 )
 
 
@@ -67,7 +71,9 @@ def _build_parser() -> argparse.ArgumentParser:
         help="bot level per seat (random, heuristic, search, search:N playouts, search:Xs), "
         "comma-separated; a shorter list repeats (default: random)",
     )
-    sim.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    sim.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help=OPTION_HELP
+    )
     sim.add_argument("--deck", type=Path, help="a deck file (TOML) instead of the house deck")
     sim.add_argument("--log", type=Path, help="write the omniscient log (JSON Lines) here")
     sim.add_argument("--json", action="store_true", help="print the summary as one JSON object")
@@ -95,7 +101,9 @@ def _build_parser() -> argparse.ArgumentParser:
     host.add_argument("--bind", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
     _password_options(host, "players must give this password to join")
     host.add_argument("--name", default="netcards table", help="the table's name")
-    host.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    host.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help=OPTION_HELP
+    )
     host.add_argument("--deck", type=Path, help="a deck file (TOML) instead of the house deck")
     host.add_argument("--headless", action="store_true", help="no screen: print what happens")
     host.add_argument(
@@ -107,7 +115,10 @@ def _build_parser() -> argparse.ArgumentParser:
     host.add_argument("--resume", type=Path, metavar="JOURNAL", help="continue a crashed game")
     host.add_argument("--journal", type=Path, help="where to write the journal")
     host.add_argument(
-        "--grace", type=float, default=30.0, help="seconds before a bot plays for an absent player"
+        "--grace",
+        type=float,
+        default=30.0,
+        help="seconds before a bot plays for an absent player (default 30)",
     )
     host.add_argument(
         "--bot-delay", type=float, default=0.0, help="seconds each bot waits before it plays"
@@ -148,7 +159,7 @@ def _build_parser() -> argparse.ArgumentParser:
     join.add_argument(
         "--guest",
         action="store_true",
-        help="as a guest of an SSH door runs it: this table only, nothing saved",
+        help=argparse.SUPPRESS,  # how the SSH door starts a guest's app: this table only, nothing saved
     )
 
     bot = sub.add_parser("bot", help="join a table as a bot player, without a screen")
@@ -156,18 +167,20 @@ def _build_parser() -> argparse.ArgumentParser:
     bot.add_argument(
         "--level", default="heuristic", help="random, heuristic, search, search:N or search:Xs"
     )
-    bot.add_argument("--name", default="Bot")
+    bot.add_argument("--name", default="Bot", help="the bot's name at the table (default: Bot)")
     _password_options(bot, "the table's password, if it has one")
     bot.add_argument("--delay", type=float, default=0.0, help="seconds to wait before each move")
     bot.add_argument("--log", type=Path, help="append every message received (decrypted) here")
 
     find = sub.add_parser("discover", help="list the tables open on the LAN")
-    find.add_argument("--timeout", type=float, default=1.5)
+    find.add_argument(
+        "--timeout", type=float, default=1.5, help="seconds to wait for answers (default 1.5)"
+    )
     find.add_argument(
         "--target", help="where the query goes (default: NETCARDS_DISCOVERY_TARGET or broadcast)"
     )
     find.add_argument("--port", type=int, help=f"UDP port of the hosts (default {DISCOVERY_PORT})")
-    find.add_argument("--json", action="store_true")
+    find.add_argument("--json", action="store_true", help="print the tables found as one JSON list")
 
     replay = sub.add_parser("replay", help="watch a saved game again")
     replay.add_argument("file", type=Path, help="a .replay.json file (saved from the results)")
@@ -178,7 +191,7 @@ def _build_parser() -> argparse.ArgumentParser:
 
 
 def _password_options(parser: argparse.ArgumentParser, what: str) -> None:
-    parser.add_argument("--password", help=f"{what}; {PASSWORD_HELP}")
+    parser.add_argument("--password", help=f"{what} ({PASSWORD_HELP})")
     parser.add_argument(
         "--ask-password",
         action="store_true",
