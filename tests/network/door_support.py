@@ -149,8 +149,10 @@ async def connect(
     key: asyncssh.SSHKey | None = None,
     password: str | None = None,
     port: int | None = None,
+    agent: str | None = None,
 ) -> asyncssh.SSHClientConnection:
-    """Log in, checking the door's host key against the table's identity (as pinned)."""
+    """Log in, checking the door's host key against the table's identity (as pinned);
+    `agent`: ask to forward an SSH agent (as `ssh -A`), this path standing for its socket."""
     return await asyncssh.connect(
         "127.0.0.1",
         port or table.port,
@@ -159,6 +161,7 @@ async def connect(
         client_keys=[key] if key is not None else None,
         password=password,
         agent_path=None,
+        agent_forwarding=agent or False,
         config=None,
         preferred_auth="publickey,keyboard-interactive,password",
     )
@@ -223,8 +226,9 @@ async def guest(
     env: dict[str, str] | None = None,
     size: tuple[int, int] = (80, 24),
     port: int | None = None,
+    agent: str | None = None,
 ) -> Guest:
-    conn = await connect(table, user, key=key, password=password, port=port)
+    conn = await connect(table, user, key=key, password=password, port=port, agent=agent)
     cols, rows = size
     chan, term = await conn.create_session(
         lambda: Terminal(cols, rows),

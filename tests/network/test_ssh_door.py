@@ -51,6 +51,22 @@ async def test_any_other_command_is_refused_with_a_message(tmp_path: Path, comma
         await visitor.close()
 
 
+async def test_a_guest_who_asks_to_forward_an_agent_is_told_it_is_not(tmp_path: Path) -> None:
+    """OpenSSH asks for agent forwarding without waiting for an answer, so a refusal alone
+    would leave its user none the wiser: the door says it, then seats them as usual."""
+    async with door_table(tmp_path, players=3) as table:
+        visitor = await guest(table, "ann", key=client_key(), agent=str(tmp_path / "agent"))
+        await visitor.wait_for("Host fingerprint")
+        said = bytes(visitor.term.stderr).decode()
+        assert "forwards no SSH agent" in said, said
+        assert table.logged("refused agent forwarding to 'ann'")
+        plain = await guest(table, "bea", key=client_key())
+        await plain.wait_for("Host fingerprint")
+        assert not plain.term.stderr, "nothing to say to a guest who asked for nothing"
+        await visitor.close()
+        await plain.close()
+
+
 async def test_sftp_and_port_forwarding_are_refused(tmp_path: Path) -> None:
     async with door_table(tmp_path) as table:
         conn = await connect(table, "ann", key=client_key())

@@ -15,7 +15,7 @@ import asyncssh
 
 from protocol.identity import ssh_blob_fingerprint
 from ui.i18n import N_, load
-from ui.ssh_door.session import GuestSession, translator
+from ui.ssh_door.session import DoorChannel, GuestSession, translator
 
 if TYPE_CHECKING:
     from ui.ssh_door.door import SshDoor
@@ -122,16 +122,19 @@ class DoorConnection(asyncssh.SSHServer):
 
     # -- what may be opened -----------------------------------------------------------------------
 
-    def session_requested(self) -> GuestSession:
+    def session_requested(self) -> tuple[asyncssh.SSHServerChannel[bytes], GuestSession]:
         if self.session_open:
             raise asyncssh.ChannelOpenError(
                 asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
                 "one table session per connection",
             )
+        assert self.conn is not None
         self.session_open = True
         session = GuestSession(self.door, self)
         self.door.sessions.add(session)
-        return session
+        chan = self.conn.create_server_channel()
+        chan.__class__ = DoorChannel  # asyncssh's own channel, which also notes an agent request
+        return chan, session
 
     def _refuse_forwarding(self, what: str) -> None:
         self.door.log(f"ssh door: refused {what} to {self.username!r} from {self.address}")

@@ -10,7 +10,7 @@ import asyncio
 import codecs
 import contextlib
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
@@ -36,6 +36,21 @@ def guest_command(port: int, name: str = "NAME", address: str = "ADDRESS") -> st
 def translator(environ: Mapping[str, str]) -> Callable[[str], str]:
     """`_` in the guest's language (their LANG), not the host's."""
     return load(from_locale(environ)).gettext
+
+
+class DoorChannel(asyncssh.SSHServerChannel[bytes]):
+    """A session channel that notes a request to forward an SSH agent before refusing it.
+
+    The door forwards no agent (asyncssh refuses it), but OpenSSH asks without waiting for the
+    answer, so its user would never hear of the refusal: the session tells them (see
+    `GuestSession.session_started`)."""
+
+    agent_asked = False
+
+    def _process_auth_agent_req_at_openssh_dot_com_request(self, packet: Any) -> None:
+        packet.check_end()
+        self.agent_asked = True
+        self._report_response(False)
 
 
 class GuestSession(asyncssh.SSHServerSession[bytes]):
@@ -102,6 +117,11 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
         conn = self.conn
         user = conn.username
         here = conn.local or "ADDRESS"
+        if getattr(self.chan, "agent_asked", False):
+            self.door.log(f"ssh door: refused agent forwarding to {user!r} from {conn.address}")
+            self._write_stderr(
+                self._(N_("This door forwards no SSH agent: your keys stay on your machine."))
+            )
         if kind == "subsystem":
             self.door.log(f"ssh door: refused subsystem {what!r} to {user!r} from {conn.address}")
             self.end(
@@ -226,6 +246,11 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
     def resume_writing(self) -> None:
         if self.process is not None:
             self.process.resume_output()
+
+    def _write_stderr(self, text: str) -> None:
+        if self.chan is not None and not self.closed and not self.ending:
+            with contextlib.suppress(Exception):
+                self.chan.write_stderr((text + "\r\n").encode("utf-8", "replace"))
 
     def _write(self, text: str) -> None:
         if self.chan is not None and not self.closed and not self.ending:
