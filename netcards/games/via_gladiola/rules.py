@@ -70,7 +70,7 @@ class ViaGladiola(Game[VGState]):
             "variant_last_card",
             "bool",
             False,
-            "Variant: the game ends at once when a player's hand is empty after their action.",
+            "Variant: the game ends at once when a player plays the last card of their hand.",
         ),
         OptionSpec("first_player", "seat", None, "The seat that starts day 1 (default: random)."),
         OptionSpec("deck", "deck", None, "A deck file's text (default: the house deck)."),
@@ -139,8 +139,6 @@ class ViaGladiola(Game[VGState]):
         else:
             raise IllegalAction(f"'{action.KIND}' is not a Via Gladiola action")
         state.turns += 1
-        if state.variant_last_card and not state.over and not state.hands[seat]:
-            self._end_game(state, "last_card", events)
         return events
 
     def _walk(self, state: VGState, seat: int, card: int) -> list[Event]:
@@ -166,6 +164,8 @@ class ViaGladiola(Game[VGState]):
         state.walk.append(card)
         state.idle_rests = 0
         events = [Event("walk", {"seat": seat, "card": card, "cadence_draws": draws})]
+        if self._ends_on_last_card(state, seat, events):
+            return events
         self._draw(state, seat, draws, events)
         if is_finish(card):
             self._end_day(state, "finish", seat, events)
@@ -200,8 +200,10 @@ class ViaGladiola(Game[VGState]):
         hand.remove(card)
         state.gladiolas.append(card)
         state.idle_rests = 0
-        state.current = (seat + 1) % state.players
-        return [Event("gladiola", {"seat": seat, "card": card})]
+        events = [Event("gladiola", {"seat": seat, "card": card})]
+        if not self._ends_on_last_card(state, seat, events):
+            state.current = (seat + 1) % state.players
+        return events
 
     # -- drawing and reshuffling -------------------------------------------------------------------
 
@@ -261,6 +263,15 @@ class ViaGladiola(Game[VGState]):
         state.walk = [start_card(state.day)]
         state.current = (seat + 1) % state.players
         events.append(Event("day_start", {"day": state.day, "seat": state.current}))
+
+    def _ends_on_last_card(self, state: VGState, seat: int, events: list[Event]) -> bool:
+        """The variant: the card just played was the hand's last, so the game ends at once,
+        before the cadence draws it would cause and before a Finish ends the day (both sheets:
+        "immediately")."""
+        if not state.variant_last_card or state.hands[seat]:
+            return False
+        self._end_game(state, "last_card", events)
+        return True
 
     def _end_game(self, state: VGState, reason: str, events: list[Event]) -> None:
         state.over = True
