@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from netcards.action import Action
-from netcards.bots.base import Bot, BotFactory, History, no_setting, register_level
+from netcards.bots.base import Bot, BotFactory, History, View, no_setting, register_level
 
 
 class RandomBot(Bot):
     level = "random"
 
-    def choose(self, view: dict[str, Any], legal: list[Action], history: History = ()) -> Action:
+    def choose(self, view: View, legal: list[Action], history: History = ()) -> Action:
         return legal[self.random.randrange(len(legal))]
 
 

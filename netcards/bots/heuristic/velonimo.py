@@ -14,10 +14,9 @@ card fits its own hand.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from netcards.action import Action
-from netcards.bots.base import Bot, History
+from netcards.bots.base import Bot, History, View
 from netcards.games.velonimo.actions import (
     ChooseLeader,
     ChooseVictim,
@@ -65,7 +64,7 @@ def _strength(cards: Sequence[int], value: int) -> float:
 class VelonimoHeuristic(Bot):
     level = "heuristic"
 
-    def choose(self, view: dict[str, Any], legal: list[Action], history: History = ()) -> Action:
+    def choose(self, view: View, legal: list[Action], history: History = ()) -> Action:
         first = legal[0]
         if isinstance(first, ChooseVictim):
             return self._victim(view, legal)
@@ -79,7 +78,7 @@ class VelonimoHeuristic(Bot):
 
     # -- playing ---------------------------------------------------------------------------------
 
-    def _play(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def _play(self, view: View, legal: list[Action]) -> Action:
         hand: list[int] = view["hand"]
         plays = [a for a in legal if isinstance(a, Play)]
         can_pass = any(isinstance(a, Pass) for a in legal)
@@ -128,7 +127,7 @@ class VelonimoHeuristic(Bot):
 
     # -- the other decisions -------------------------------------------------------------------
 
-    def _victim(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def _victim(self, view: View, legal: list[Action]) -> Action:
         sizes = view["hand_sizes"]
         totals = view["totals"]
 
@@ -138,7 +137,7 @@ class VelonimoHeuristic(Bot):
 
         return min(legal, key=key)
 
-    def _give_back(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def _give_back(self, view: View, legal: list[Action]) -> Action:
         """One card at a time: the one whose loss leaves the fewest moves, then the lowest."""
         hand = view["hand"]
         best: tuple[float, int] | None = None
@@ -152,7 +151,7 @@ class VelonimoHeuristic(Bot):
                 best, choice = key, action
         return choice
 
-    def _next_leader(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def _next_leader(self, view: View, legal: list[Action]) -> Action:
         sizes = view["hand_sizes"]
         totals = view["totals"]
 
@@ -162,7 +161,7 @@ class VelonimoHeuristic(Bot):
 
         return min(legal, key=key)
 
-    def _reward(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def _reward(self, view: View, legal: list[Action]) -> Action:
         hand = view["hand"]
         card = view["reward"]
         seat = view["seat"]

@@ -21,9 +21,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from netcards.action import Action
-from netcards.bots.base import Bot, History
+from netcards.bots.base import Bot, History, View
 from netcards.bots.search.budget import Budget
-from netcards.bots.search.playout import play_out, policy_bots, policy_level, result_for
+from netcards.bots.search.playout import (
+    play_out,
+    policy_bots,
+    policy_level,
+    reseed,
+    result_for,
+)
 from netcards.game import Game, TableConfig
 
 
@@ -94,14 +100,15 @@ class SearchBot(Bot):
         self.budget = budget
         self.horizon = horizon
         self.policy = policy_level(game, config)  # once: it is asked for in every playout
+        self.policy_bots = policy_bots(game, config, self.policy)
         self.searched = Work()  # what every search of this bot cost, for benchmarks
 
-    def choose(self, view: dict[str, Any], legal: list[Action], history: History = ()) -> Action:
+    def choose(self, view: View, legal: list[Action], history: History = ()) -> Action:
         if len(legal) == 1:
             return legal[0]
         return self.analyse(view, legal, history).action
 
-    def analyse(self, view: dict[str, Any], legal: list[Action], history: History = ()) -> Analysis:
+    def analyse(self, view: View, legal: list[Action], history: History = ()) -> Analysis:
         """Search from `view`; also when only one move is legal (a hint still wants its chance)."""
         started = time.perf_counter()
         stats = {action: MoveStats(action) for action in dict.fromkeys(legal)}
@@ -139,7 +146,7 @@ class SearchBot(Bot):
             moves=sorted(stats.values(), key=lambda m: -m.mean),
         )
 
-    def _one_world(self, view: dict[str, Any], history: History, alive: list[MoveStats]) -> None:
+    def _one_world(self, view: View, history: History, alive: list[MoveStats]) -> None:
         """Deal one world and play every surviving move out in it, with the same policy seeds."""
         game, seat = self.game, self.seat
         world_seed = self.random.randbytes(16)
@@ -148,9 +155,7 @@ class SearchBot(Bot):
         for move in alive:
             state = game.copy_state(world)
             game.apply(state, seat, move.action)
-            outcome = play_out(
-                game, state, policy_bots(game, self.config, self.policy, world_seed), stop_at
-            )
+            outcome = play_out(game, state, reseed(self.policy_bots, world_seed), stop_at)
             result = result_for(outcome, seat)
             move.playouts += 1
             move.reward += result.reward

@@ -18,7 +18,7 @@ from netcards.action import Action
 from netcards.errors import GameOver, IllegalAction, NotYourTurn
 from netcards.event import Event
 from netcards.game import Game, Outcome, TableConfig, places_from_keys
-from netcards.games.velonimo import sampling
+from netcards.games.velonimo import sampling, views
 from netcards.games.velonimo.actions import (
     CODEC,
     ChooseLeader,
@@ -38,7 +38,6 @@ from netcards.games.velonimo.standings import (
     totals_of,
 )
 from netcards.games.velonimo.state import VelonimoState
-from netcards.games.velonimo.views import public_view, seat_view
 from netcards.options import OptionSpec
 from netcards.rng import Rng
 
@@ -408,10 +407,13 @@ class Velonimo(Game[VelonimoState]):
     # -- views -------------------------------------------------------------------------------------
 
     def public_view(self, state: VelonimoState) -> dict[str, Any]:
-        return public_view(state, self.id)
+        return views.PUBLIC.build(state, None)
 
     def view(self, state: VelonimoState, seat: int) -> dict[str, Any]:
-        return seat_view(state, seat, self.id)
+        return views.SEAT.build(state, seat)
+
+    def lazy_view(self, state: VelonimoState, seat: int) -> Mapping[str, Any]:
+        return views.SEAT.lazy(state, seat)
 
     # -- data --------------------------------------------------------------------------------------
 

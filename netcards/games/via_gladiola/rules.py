@@ -12,10 +12,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from netcards.action import Action
-from netcards.errors import IllegalAction
+from netcards.errors import GameOver, IllegalAction, NotYourTurn
 from netcards.event import Event
 from netcards.game import Game, Outcome, TableConfig, places_from_keys
-from netcards.games.via_gladiola import sampling
+from netcards.games.via_gladiola import sampling, views
 from netcards.games.via_gladiola.actions import (
     CODEC,
     GLADIOLA,
@@ -128,6 +128,15 @@ class ViaGladiola(Game[VGState]):
         return _legal(VALUES, view["hand"], view["walk_pile"][-1], view["day"])
 
     # -- applying ----------------------------------------------------------------------------------
+
+    def apply(self, state: VGState, seat: int, action: Action) -> list[Event]:
+        """The same checks as every game's, read straight from the state: playouts call this
+        hundreds of times per game."""
+        if state.over:
+            raise GameOver("the game is over")
+        if seat != state.current:
+            raise NotYourTurn(f"seat {seat} is not asked to act now")
+        return self._apply(state, seat, action)
 
     def _apply(self, state: VGState, seat: int, action: Action) -> list[Event]:
         if type(action) is Walk:
@@ -313,38 +322,13 @@ class ViaGladiola(Game[VGState]):
     # -- views -----------------------------------------------------------------------------------------
 
     def public_view(self, state: VGState) -> dict[str, Any]:
-        view: dict[str, Any] = {
-            "game": self.id,
-            "seat": None,
-            "players": state.players,
-            "day": state.day,
-            "walk_pile": list(state.walk),
-            "top_value": state.deck.value[state.walk[-1]],
-            "finished_days": [
-                {"day": i + 1, "cards": list(p)}
-                for i, p in enumerate(state.finished)
-                if p is not None
-            ],
-            "reshuffled_days": [i + 1 for i, p in enumerate(state.finished) if p is None],
-            "gladiolas": list(state.gladiolas),
-            "draw_pile": len(state.draw),
-            "hand_sizes": [len(h) for h in state.hands],
-            "current": None if state.over else state.current,
-            "first_player": state.first_player,
-            "idle_rests": state.idle_rests,
-            "variant_last_card": state.variant_last_card,
-            "over": state.over,
-            "end_reason": state.end_reason,
-        }
-        if state.over:
-            view["final_hands"] = [sorted(h) for h in state.hands]
-        return view
+        return views.PUBLIC.build(state, None)
 
     def view(self, state: VGState, seat: int) -> dict[str, Any]:
-        view = self.public_view(state)
-        view["seat"] = seat
-        view["hand"] = sorted(state.hands[seat])
-        return view
+        return views.SEAT.build(state, seat)
+
+    def lazy_view(self, state: VGState, seat: int) -> Mapping[str, Any]:
+        return views.SEAT.lazy(state, seat)
 
     # -- data ------------------------------------------------------------------------------------------
 
@@ -397,15 +381,14 @@ class ViaGladiola(Game[VGState]):
 
 
 def _legal(value: tuple[int, ...], hand: list[int], top_card: int, day: int) -> list[Action]:
+    """Walks in card order, then (day 4) Gladiolas, then Rest: every Gladiola's id is above
+    every walkable card's, and Start cards are never in a hand."""
     top = value[top_card]
-    day4 = day == DAYS
-    out: list[Action] = []
-    for card in sorted(hand):
-        if card < FIRST_GLADIOLA:
-            if 0 < value[card] - top <= MAX_STEP:
-                out.append(WALK[card])
-        elif day4 and card < FIRST_START:
-            out.append(GLADIOLA[card])
+    high = top + MAX_STEP
+    ordered = sorted(hand)
+    out: list[Action] = [WALK[c] for c in ordered if c < FIRST_GLADIOLA and top < value[c] <= high]
+    if day == DAYS:
+        out += [GLADIOLA[c] for c in ordered if FIRST_GLADIOLA <= c < FIRST_START]
     out.append(REST)
     return out
 
