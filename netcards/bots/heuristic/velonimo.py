@@ -13,7 +13,7 @@ card fits its own hand.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from netcards.action import Action
 from netcards.bots.base import Bot, History, View
@@ -25,8 +25,16 @@ from netcards.games.velonimo.actions import (
     Pass,
     Play,
 )
-from netcards.games.velonimo.cards import COLOUR, LEADER, VALUE, WATER_CARRIER, is_hare
-from netcards.games.velonimo.combos import JERSEY_BONUS, combination_value
+from netcards.games.velonimo.cards import (
+    ALL_CARDS,
+    COLOUR,
+    RUNNER_VALUES,
+    RUNNERS,
+    VALUE,
+    WATER_CARRIER,
+    is_hare,
+)
+from netcards.games.velonimo.combos import JERSEY_BONUS, combination_value, play_facts
 
 _FEW_CARDS = 5
 _DANGER = 2
@@ -34,21 +42,48 @@ _CHEAP = 20
 _DRAW_COST = 0.7
 
 
-def moves(hand: Iterable[int]) -> int:
-    """Plays needed to empty `hand`, taking the biggest colour or value group first."""
-    rest = set(hand)
+# A group is a colour (its key is the colour, 0-6) or a value (its key is 7 + the value).
+_COLOUR_KEY = tuple(COLOUR[c] if c < RUNNERS else -1 for c in ALL_CARDS)
+_VALUE_KEY = tuple(RUNNER_VALUES + VALUE[c] if c < RUNNERS else -2 for c in ALL_CARDS)
+_MOVES: dict[tuple[int, ...], int] = {}
+_MOVES_KEPT = 100_000
+
+
+def moves(hand: Sequence[int]) -> int:
+    """Plays needed to empty `hand`, taking the biggest colour or value group first.
+
+    Of equal groups, the one whose first card comes first in the order a set of the hand's
+    cards lists them (then colour before value): the bot has always broken ties that way, and
+    keeping it keeps its play the same. Remembered per hand: a search asks about the same
+    hands again and again.
+    """
+    key = tuple(hand)
+    known = _MOVES.get(key)
+    if known is not None:
+        return known
+    rest = list(set(hand))
     count = 0
+    colour_key, value_key = _COLOUR_KEY, _VALUE_KEY
     while rest:
-        groups: dict[tuple[int, int], list[int]] = {}
+        sizes: dict[int, int] = {}
         for card in rest:
-            if not is_hare(card):
-                groups.setdefault((0, COLOUR[card]), []).append(card)
-                groups.setdefault((1, VALUE[card]), []).append(card)
-        best = max(groups.values(), key=len, default=[])
-        if len(best) < 2:
-            return count + len(rest)
-        rest.difference_update(best)
+            if card < RUNNERS:
+                group = colour_key[card]
+                sizes[group] = sizes.get(group, 0) + 1
+                group = value_key[card]
+                sizes[group] = sizes.get(group, 0) + 1
+        best, most = -3, 1
+        for group, size in sizes.items():
+            if size > most:
+                best, most = group, size
+        if best == -3:
+            count += len(rest)
+            break
+        rest = [c for c in rest if colour_key[c] != best and value_key[c] != best]
         count += 1
+    if len(_MOVES) >= _MOVES_KEPT:
+        _MOVES.clear()
+    _MOVES[key] = count
     return count
 
 
@@ -98,19 +133,22 @@ class VelonimoHeuristic(Bot):
         best: tuple[float, int] | None = None
         choice: Action | None = None
         for index, play in enumerate(plays):
-            rest = [c for c in hand if c not in play.cards]
-            after = moves(rest)
+            cards = play.cards
+            value, leaders, water_carriers = play_facts(cards)
+            if play.jersey:
+                value += JERSEY_BONUS
+            after = moves([c for c in hand if c not in cards])
             score = float(now - after) * 10
             if draws_hurt:
-                score -= 10 * _DRAW_COST * sum(VALUE[c] == WATER_CARRIER for c in play.cards)
-            if any(VALUE[c] == LEADER and not is_hare(c) for c in play.cards):
+                score -= 10 * _DRAW_COST * water_carriers
+            if leaders:
                 score += 2
             if play.jersey:
                 score -= 0 if endgame else 8
             if leading and now == 2 and after == 1:
-                score += play_value(play) / 5  # lead the stronger group, keep the last one
+                score += value / 5  # lead the stronger group, keep the last one
             else:
-                score -= _strength(play.cards, play_value(play)) * (0.2 if endgame else 1.0)
+                score -= _strength(cards, value) * (0.2 if endgame else 1.0)
             key = (score, -index)
             if best is None or key > best:
                 best, choice = key, play

@@ -22,7 +22,6 @@ from netcards.games.via_gladiola.cards import (
     FIRST_GLADIOLA,
     FIRST_START,
     deck_for,
-    is_finish,
 )
 
 _STRANDED_WEIGHT = 0.35
@@ -59,7 +58,10 @@ class ViaGladiolaHeuristic(Bot):
         finished = view["finished_days"]
         draw_mean = self._unseen_mean(view, finished) if view["draw_pile"] > 0 or finished else 0.0
         top = view["top_value"]
-        hand = view["hand"]
+        # The walks come first in `legal`, in rising order, and they are exactly the hand's cards
+        # within 15 of the top: the cards a walk strands are the walks listed before it.
+        walks = sum(1 for action in legal if type(action) is Walk)
+        stranded = 0
         best = math.inf
         choice = legal[0]
         for action in legal:
@@ -71,25 +73,19 @@ class ViaGladiolaHeuristic(Bot):
             else:
                 assert isinstance(action, Walk)
                 card = action.card
-                reach = value[card]
-                step = reach - top
+                step = value[card] - top
                 draws = (step + 4) // 5 - 1
                 cost = draws * draw_mean - blisters[card] + _STEP_WEIGHT * step
                 if FIRST_FINISH <= card < FIRST_GLADIOLA:
                     if view["day"] == DAYS:
                         cost -= 0.25  # ending the game now: no more draws for anybody
                     else:
-                        # Ending the day is worth it when the pile is high and little of the hand
-                        # can move.
-                        movable = sum(1 for c in hand if c != card and 0 < value[c] - top <= 15)
-                        cost = cost - 1.0 + 0.8 * movable
+                        # Ending the day is worth it when the pile is high and little of the
+                        # hand can move (every other walk could).
+                        cost = cost - 1.0 + 0.8 * (walks - 1)
                 else:
-                    stranded = sum(
-                        blisters[c]
-                        for c in hand
-                        if c != card and top < value[c] <= reach and not is_finish(c)
-                    )
                     cost += _STRANDED_WEIGHT * stranded
+                    stranded += blisters[card]
             if cost < best:  # the first of equal costs, as legal lists them
                 best, choice = cost, action
         return choice
