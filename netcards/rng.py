@@ -76,21 +76,31 @@ class Rng:
 
     def _indices(self, bounds: range) -> list[int]:
         """`below(n)` for each n of `bounds`, in order, in one loop."""
-        keyed = self._keyed
+        copy = self._keyed.copy
+        from_bytes = int.from_bytes
         counter = self.counter
         out: list[int] = []
+        append = out.append
         for n in bounds:
-            limit = _limit(n)
-            while True:
-                hasher = keyed.copy()
-                hasher.update(_BLOCK(counter))
-                counter += 1
-                x = int.from_bytes(hasher.digest(), "big")
-                if x < limit:
-                    out.append(x % n)
-                    break
+            hasher = copy()
+            hasher.update(_BLOCK(counter))
+            counter += 1
+            x = from_bytes(hasher.digest(), "big")
+            if x >= _limit(n):  # once in 2**40 draws or so for a deck: draw again
+                self.counter = counter
+                x = self._redraw(n)
+                counter = self.counter
+            append(x % n)
         self.counter = counter
         return out
+
+    def _redraw(self, n: int) -> int:
+        """A block below `n`'s limit (the next ones, as `below` would draw them)."""
+        limit = _limit(n)
+        while True:
+            x = self._block()
+            if x < limit:
+                return x
 
     def shuffle(self, items: MutableSequence[Any]) -> None:
         """Fisher-Yates in place."""

@@ -43,6 +43,9 @@ def play_game(
     histories: dict[int, list[dict[str, Any]]] = {
         s: [] for s, bot in enumerate(bots) if bot.wants_history
     }
+    history_of = [histories.get(s, ()) for s in range(len(bots))]
+    choose = [bot.choose for bot in bots]
+    follow = bool(histories) or recorder is not None
     to_act, legal_actions, lazy_view, apply = (
         game.to_act,
         game.legal_actions,
@@ -55,12 +58,13 @@ def play_game(
             break
         for seat in sorted(seats) if len(seats) > 1 else seats:
             legal = legal_actions(state, seat)
-            action = bots[seat].choose(lazy_view(state, seat), legal, histories.get(seat, ()))
+            action = choose[seat](lazy_view(state, seat), legal, history_of[seat])
             events = apply(state, seat, action)
-            for watcher, history in histories.items():
-                history.extend(e.for_seat(watcher) for e in events)
-            if recorder is not None and log is not None:
-                log(recorder.action(seat, action, events))
+            if follow:
+                for watcher, history in histories.items():
+                    history.extend(e.for_seat(watcher) for e in events)
+                if recorder is not None and log is not None:
+                    log(recorder.action(seat, action, events))
     else:
         raise RuntimeError(f"{game.name} did not end within {max_actions} actions")
     outcome = game.outcome(state)

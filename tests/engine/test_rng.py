@@ -86,3 +86,12 @@ def test_fixed_values_of_one_seed() -> None:
 def test_a_sample_larger_than_its_pool_is_refused() -> None:
     with pytest.raises(ValueError, match="cannot draw 3 items from 2"):
         Rng(make_seed(1)).sample([1, 2], 3)
+
+
+def test_redrawn_blocks_in_a_batch_are_the_plain_definitions() -> None:
+    """Bounds near 2**63 reject about half the blocks: the batched draws redraw like `below`."""
+    key = make_seed(3)
+    fast, plain = Rng(key), PlainRng(key)
+    bounds = range(2**63 + 40, 2**63, -1)
+    assert fast._indices(bounds) == [plain.below(n) for n in bounds]
+    assert fast.counter == plain.counter > len(bounds)  # some blocks were redrawn

@@ -26,16 +26,17 @@ from netcards.games.via_gladiola.actions import (
     Walk,
 )
 from netcards.games.via_gladiola.cards import (
+    CARD_COUNT,
     DAYS,
     DRAW_PILE_IDS,
+    FINISH_VALUE,
+    FIRST_FINISH,
     FIRST_GLADIOLA,
     FIRST_START,
     VALUES,
     deck_for,
     house_deck_text,
-    is_finish,
     is_gladiola,
-    is_walkable,
     label,
     parse_deck,
     start_card,
@@ -50,10 +51,8 @@ _SEATS = tuple(frozenset({i}) for i in range(8))
 _NOBODY: frozenset[int] = frozenset()
 
 
-def cadence_draws(difference: int) -> int | None:
-    """Cards a walk of `difference` km above the top card draws; None when not allowed."""
-    if difference < 1 or difference > MAX_STEP:
-        return None
+def cadence_draws(difference: int) -> int:
+    """Cards a walk of `difference` km (1 to MAX_STEP) above the top card draws: 0, 1 or 2."""
     return (difference + 4) // 5 - 1
 
 
@@ -155,28 +154,29 @@ class ViaGladiola(Game[VGState]):
         if card not in hand:
             raise IllegalAction("that card is not in your hand")
         deck = state.deck
-        if not is_walkable(card):
+        if card >= FIRST_GLADIOLA:
             if is_gladiola(card):
                 raise IllegalAction("a Gladiola cannot be walked: lay it aside on day 4")
             raise IllegalAction("a Start card cannot be played")
         top = deck.value[state.walk[-1]]
         difference = deck.value[card] - top
-        if difference < 1:
-            raise IllegalAction(f"{label(card, deck)} is not higher than the top card {top}")
-        draws = cadence_draws(difference)
-        if draws is None:
+        if not 0 < difference <= MAX_STEP:
+            if difference < 1:
+                raise IllegalAction(f"{label(card, deck)} is not higher than the top card {top}")
             raise IllegalAction(
                 f"{label(card, deck)} is {difference} above the top card {top}: "
                 f"more than +{MAX_STEP} is too fast"
             )
+        draws = cadence_draws(difference)
         hand.remove(card)
         state.walk.append(card)
         state.idle_rests = 0
         events = [Event("walk", {"seat": seat, "card": card, "cadence_draws": draws})]
-        if self._ends_on_last_card(state, seat, events):
+        if state.variant_last_card and self._ends_on_last_card(state, seat, events):
             return events
-        self._draw(state, seat, draws, events)
-        if is_finish(card):
+        if draws:
+            self._draw(state, seat, draws, events)
+        if card >= FIRST_FINISH:
             self._end_day(state, "finish", seat, events)
         else:
             state.current = (seat + 1) % state.players
@@ -219,6 +219,13 @@ class ViaGladiola(Game[VGState]):
     def _draw(self, state: VGState, seat: int, count: int, events: list[Event]) -> int:
         """Draw up to `count` cards, reshuffling finished days as needed; returns how many."""
         hand = state.hands[seat]
+        draw = state.draw
+        if 0 < count <= len(draw):  # the usual case: the pile has enough
+            cards = draw[-count:][::-1]  # top card first
+            del draw[-count:]
+            hand += cards
+            events.append(_draw_event(seat, cards))
+            return count
         total = 0
         batch: list[int] = []
         for _ in range(count):
@@ -380,18 +387,33 @@ class ViaGladiola(Game[VGState]):
         }
 
 
+def _moves_from(top: int, day4: bool) -> tuple[Action | None, ...]:
+    """By card id, the action that card gives its holder with the walk pile at `top` (None: no
+    action): walks within MAX_STEP above the top, and on day 4 the Gladiolas."""
+    moves: list[Action | None] = [None] * CARD_COUNT
+    for card in range(FIRST_GLADIOLA):
+        if 0 < VALUES[card] - top <= MAX_STEP:
+            moves[card] = WALK[card]
+    if day4:
+        for card in range(FIRST_GLADIOLA, FIRST_START):
+            moves[card] = GLADIOLA[card]
+    return tuple(moves)
+
+
+_MOVES = tuple(
+    tuple(_moves_from(top, day4) for top in range(FINISH_VALUE + 1)) for day4 in (False, True)
+)
+
+
 def _legal(value: tuple[int, ...], hand: list[int], top_card: int, day: int) -> list[Action]:
     """Walks in card order, then (day 4) Gladiolas, then Rest: every Gladiola's id is above
     every walkable card's, and Start cards are never in a hand."""
-    top = value[top_card]
-    high = top + MAX_STEP
-    ordered = sorted(hand)
-    out: list[Action] = [WALK[c] for c in ordered if c < FIRST_GLADIOLA and top < value[c] <= high]
-    if day == DAYS:
-        out += [GLADIOLA[c] for c in ordered if FIRST_GLADIOLA <= c < FIRST_START]
+    moves = _MOVES[day == DAYS][value[top_card]]
+    out = [move for card in sorted(hand) if (move := moves[card]) is not None]
     out.append(REST)
     return out
 
 
 def _draw_event(seat: int, cards: list[int]) -> Event:
-    return Event("draw", {"seat": seat, "count": len(cards)}, {seat: {"cards": list(cards)}})
+    """`cards` becomes the event's own: callers hand over a list they no longer change."""
+    return Event("draw", {"seat": seat, "count": len(cards)}, {seat: {"cards": cards}})
