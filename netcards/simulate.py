@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from netcards.bots.base import Bot, make_bot
+from netcards.bots.base import NO_VIEW, Bot, make_bot
 from netcards.game import Game, Outcome, TableConfig
 from netcards.oplog import GameLog
 
@@ -45,6 +45,7 @@ def play_game(
     }
     history_of = [histories.get(s, ()) for s in range(len(bots))]
     choose = [bot.choose for bot in bots]
+    reads_view = [bot.reads_view for bot in bots]
     follow = bool(histories) or recorder is not None
     to_act, legal_actions, lazy_view, apply = (
         game.to_act,
@@ -58,7 +59,8 @@ def play_game(
             break
         for seat in sorted(seats) if len(seats) > 1 else seats:
             legal = legal_actions(state, seat)
-            action = choose[seat](lazy_view(state, seat), legal, history_of[seat])
+            view = lazy_view(state, seat) if reads_view[seat] else NO_VIEW
+            action = choose[seat](view, legal, history_of[seat])
             events = apply(state, seat, action)
             if follow:
                 for watcher, history in histories.items():

@@ -15,6 +15,7 @@ import hashlib
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from netcards.action import Action
@@ -27,6 +28,7 @@ BotFactory = Callable[[Game[Any], TableConfig, int, bytes], "Bot"]
 class Bot(ABC):
     level: ClassVar[str]
     wants_history: ClassVar[bool] = False  # callers may skip building the history otherwise
+    reads_view: ClassVar[bool] = True  # in-process callers may pass NO_VIEW otherwise
 
     def __init__(self, game: Game[Any], config: TableConfig, seat: int, seed: bytes) -> None:
         self.game = game
@@ -57,6 +59,9 @@ class Bot(ABC):
 History = Sequence[Mapping[str, Any]]
 View = Mapping[str, Any]
 """A seat's view: the dict from `Game.view`, or in-process the same as a `Game.lazy_view`."""
+
+NO_VIEW: View = MappingProxyType({})
+"""What in-process callers (simulations, playouts) give a bot whose `reads_view` is False."""
 LevelEntry = Callable[[Game[Any], str], BotFactory | None]
 _LEVELS: dict[str, LevelEntry] = {}
 

@@ -8,11 +8,13 @@ from netcards.bots.base import Bot, BotFactory, History, View, no_setting, regis
 
 class RandomBot(Bot):
     level = "random"
+    reads_view = False
 
     def choose(self, view: View, legal: list[Action], history: History = ()) -> Action:
         # A 53-bit float scaled to the list: uniform to well within 2**-40, and a third of the
         # cost of randrange, which simulations of random games feel.
-        return legal[int(self.random.random() * len(legal))]
+        chance = self._random or self.random
+        return legal[int(chance.random() * len(legal))]
 
 
 def register() -> None:

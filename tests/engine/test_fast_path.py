@@ -27,9 +27,7 @@ def full_path(
     game: Game[Any], config: TableConfig, seed: bytes, levels: list[str]
 ) -> tuple[list[dict[str, Any]], Outcome]:
     """A host's way: fresh bots, whole views through msgpack, choices from the view."""
-    bots = [
-        make_bot(levels[s], game, config, s, seed + bytes([s])) for s in range(config.players)
-    ]
+    bots = [make_bot(levels[s], game, config, s, seed + bytes([s])) for s in range(config.players)]
     state = game.setup(config, seed)
     events: list[dict[str, Any]] = []
     while seats := game.to_act(state):

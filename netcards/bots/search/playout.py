@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from netcards.bots.base import Bot, make_bot
+from netcards.bots.base import NO_VIEW, Bot, make_bot
 from netcards.errors import BadConfig
 from netcards.game import Game, Outcome, TableConfig
 
@@ -66,9 +66,11 @@ def play_out(game: Game[Any], state: Any, bots: list[Bot], stop_at: int | None) 
             return game.standings(state)
         for seat in sorted(seats) if len(seats) > 1 else seats:
             legal = legal_actions(state, seat)
-            action = (
-                legal[0] if len(legal) == 1 else bots[seat].choose(lazy_view(state, seat), legal)
-            )
+            if len(legal) == 1:
+                action = legal[0]
+            else:
+                bot = bots[seat]
+                action = bot.choose(lazy_view(state, seat) if bot.reads_view else NO_VIEW, legal)
             apply(state, seat, action)
     raise RuntimeError(f"a playout of {game.name} did not end after {MAX_STEPS} moves")
 

@@ -87,15 +87,16 @@ class ViaGladiola(Game[VGState]):
         deck = deck_for(opts.get("deck"))
         draw = list(DRAW_PILE_IDS)
         rng.shuffle(draw)
-        hands: list[list[int]] = [[] for _ in range(config.players)]
-        for _ in range(HAND_SIZE):
-            for hand in hands:
-                hand.append(draw.pop())
+        # One card at a time to each player in turn, from the top of the pile (its end).
+        players = config.players
+        dealt = players * HAND_SIZE
+        hands = [draw[-1 - s : -1 - dealt : -players] for s in range(players)]
+        del draw[-dealt:]
         first = opts.get("first_player")
         if first is None:
             first = rng.below(config.players)
         return VGState(
-            players=config.players,
+            players=players,
             variant_last_card=bool(opts.get("variant_last_card", False)),
             deck_text=opts.get("deck"),
             deck=deck,
@@ -138,12 +139,13 @@ class ViaGladiola(Game[VGState]):
         return self._apply(state, seat, action)
 
     def _apply(self, state: VGState, seat: int, action: Action) -> list[Event]:
-        if type(action) is Walk:
-            events = self._walk(state, seat, action.card)
-        elif type(action) is Rest:
+        kind = type(action)
+        if kind is Walk:
+            events = self._walk(state, seat, action.card)  # type: ignore[attr-defined]
+        elif kind is Rest:
             events = self._rest(state, seat)
-        elif type(action) is PlayGladiola:
-            events = self._gladiola(state, seat, action.card)
+        elif kind is PlayGladiola:
+            events = self._gladiola(state, seat, action.card)  # type: ignore[attr-defined]
         else:
             raise IllegalAction(f"'{action.KIND}' is not a Via Gladiola action")
         state.turns += 1
