@@ -45,6 +45,12 @@ from ui.widgets.keybar import KeyBar
 from ui.widgets.players import PlayerRow, PlayersPanel
 
 HINT_SECONDS = 1.0  # long enough to search well, short enough not to keep a player waiting
+HINT_WORDS = {  # how sure the search is of its move (`Analysis.sureness`)
+    "only": N_("Hint: {move} (about {chance}% to win; the only move)"),
+    "clear": N_("Hint: {move} (about {chance}% to win; clearly the best)"),
+    "likely": N_("Hint: {move} (about {chance}% to win; probably the best)"),
+    "close": N_("Hint: {move} (about {chance}% to win; a close call)"),
+}
 
 
 def upper_first(text: str) -> str:
@@ -356,7 +362,7 @@ class GameScreen(Screen[None]):
         if client.seq != seq or not client.my_turn:
             return
         self.say(
-            _("Hint: {move} (about {chance}% to win)").format(
+            _(HINT_WORDS[found.sureness]).format(
                 move=self.describe_move(found.action), chance=round(100 * found.win_chance)
             )
         )
