@@ -59,10 +59,11 @@ class ViewFields(Generic[S]):
 class LazyView(Mapping[str, Any]):
     """A view whose fields are worked out when first read (and kept)."""
 
-    __slots__ = ("_fields", "_known", "_seat", "_state")
+    __slots__ = ("_by_name", "_fields", "_known", "_seat", "_state")
 
     def __init__(self, fields: ViewFields[Any], state: Any, seat: int | None) -> None:
         self._fields = fields
+        self._by_name = fields._by_name
         self._state = state
         self._seat = seat
         self._known: dict[str, Any] = {}
@@ -71,7 +72,7 @@ class LazyView(Mapping[str, Any]):
         known = self._known
         value = known.get(name, ABSENT)
         if value is ABSENT:
-            value = self._fields._by_name[name](self._state, self._seat)
+            value = self._by_name[name](self._state, self._seat)
             if value is ABSENT:
                 raise KeyError(name)
             known[name] = value

@@ -43,15 +43,15 @@ class ViaGladiolaHeuristic(Bot):
 
         Every card is in one place, so the seen cards are the hand, the walk pile, the
         Gladiolas and the finished days, and the unseen ones all the others of the draw pile's
-        63 (Start cards have no blisters and are never drawn)."""
+        63. The walk pile and each finished day start with their Start card, which has no
+        blisters and is not one of the 63."""
         seen = [*view["hand"], *view["walk_pile"], *view["gladiolas"]]
         for day in finished:
             seen += day["cards"]
-        drawable = [c for c in seen if c < FIRST_START]
-        left = FIRST_START - len(drawable)
+        left = FIRST_START - (len(seen) - 1 - len(finished))
         if not left:
             return 0.0
-        return (self.draw_blisters - sum(map(self.blisters.__getitem__, drawable))) / left
+        return (self.draw_blisters - sum(map(self.blisters.__getitem__, seen))) / left
 
     def choose(self, view: View, legal: list[Action], history: History = ()) -> Action:
         value, blisters = self.value, self.blisters

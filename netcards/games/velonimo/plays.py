@@ -31,6 +31,7 @@ from netcards.games.velonimo.cards import (
 from netcards.games.velonimo.combos import JERSEY_BONUS, combination_value
 
 _SINGLE = tuple(Play((c,), False) for c in ALL_CARDS)
+_LOWEST_COMBINATION = combination_value((0, RUNNER_VALUES))  # two cards, the lower a 1: 21
 _SINGLE_IN_JERSEY = tuple(Play((c,), True) for c in ALL_CARDS)
 
 # A hand's runners as two numbers of 8-bit fields: byte `colour` holds a bit per value (the
@@ -84,6 +85,9 @@ def plays(hand: Sequence[int], floor: int, jersey: bool) -> list[Action]:
     if not floor:
         return list(leads)
     out: list[Action] = [_SINGLE[c] for c in ordered if VALUE[c] > floor]
+    if floor < _LOWEST_COMBINATION:  # every combination beats it: they follow the singles
+        out += leads[len(ordered) :]
+        return out
     for group_plays, _, values, low, high in groups:
         if low > floor:
             out += group_plays

@@ -178,9 +178,9 @@ class Velonimo(Game[VelonimoState]):
             raise IllegalAction(f"'{action.KIND}' is not a Velonimo action")
         if state.phase != wanted:
             raise IllegalAction(f"not now: {_WRONG_PHASE[state.phase]}")
-        if isinstance(action, Play):
+        if type(action) is Play:
             events = self._play(state, seat, action)
-        elif isinstance(action, Pass):
+        elif type(action) is Pass:
             events = self._pass(state, seat)
         elif isinstance(action, ChooseVictim):
             events = self._choose_victim(state, seat, action.seat)

@@ -294,15 +294,14 @@ class ViaGladiola(Game[VGState]):
     def _end_game(self, state: VGState, reason: str, events: list[Event]) -> None:
         state.over = True
         state.end_reason = reason
-        outcome = self.outcome(state)
-        assert outcome is not None
+        scores, _, winners = _ranking(state)
         events.append(
             Event(
                 "game_end",
                 {
                     "reason": reason,
-                    "scores": list(outcome.scores),
-                    "winners": list(outcome.winners),
+                    "scores": scores,
+                    "winners": winners,
                     "hands": [sorted(h) for h in state.hands],
                 },
             )
@@ -312,12 +311,10 @@ class ViaGladiola(Game[VGState]):
         if not state.over:
             return None
         blisters = state.deck.blisters
-        scores = [sum(blisters[c] for c in hand) for hand in state.hands]
-        keys = [(scores[s], len(state.hands[s])) for s in range(state.players)]
-        best = min(keys)
+        scores, keys, winners = _ranking(state)
         return Outcome(
             scores=tuple(scores),
-            winners=tuple(s for s in range(state.players) if keys[s] == best),
+            winners=tuple(winners),
             places=places_from_keys(keys),
             lower_is_better=True,
             detail={
@@ -414,6 +411,16 @@ def _legal(value: tuple[int, ...], hand: list[int], top_card: int, day: int) -> 
     out = [move for card in sorted(hand) if (move := moves[card]) is not None]
     out.append(REST)
     return out
+
+
+def _ranking(state: VGState) -> tuple[list[int], list[tuple[int, int]], list[int]]:
+    """Blisters in each hand, each seat's sort key (blisters, then cards), and the winners."""
+    blisters = state.deck.blisters
+    hands = state.hands
+    scores = [sum(map(blisters.__getitem__, hand)) for hand in hands]
+    keys = [(score, len(hand)) for score, hand in zip(scores, hands, strict=True)]
+    best = min(keys)
+    return scores, keys, [s for s, key in enumerate(keys) if key == best]
 
 
 def _draw_event(seat: int, cards: list[int]) -> Event:
