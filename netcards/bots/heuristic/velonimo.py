@@ -42,10 +42,16 @@ _CHEAP = 20
 _DRAW_COST = 0.7
 
 
-# A group is a colour (its key is the colour, 0-6) or a value (its key is 7 + the value).
-_COLOUR_KEY = tuple(COLOUR[c] if c < RUNNERS else -1 for c in ALL_CARDS)
-_VALUE_KEY = tuple(RUNNER_VALUES + VALUE[c] if c < RUNNERS else -2 for c in ALL_CARDS)
+# The hand as a bit mask (bit = card id). A group is a colour (0-6) or a value (7 + value - 1).
+_GROUP_OF = tuple(
+    (COLOUR[c], RUNNER_VALUES + VALUE[c] - 1) if c < RUNNERS else (-1, -1) for c in ALL_CARDS
+)
+_GROUPS = tuple(
+    sum(1 << c for c in range(RUNNERS) if group in _GROUP_OF[c])
+    for group in range(2 * RUNNER_VALUES)
+)
 _MOVES: dict[tuple[int, ...], int] = {}
+_MOVES_OF_SORTED: dict[int, int] = {}
 _MOVES_KEPT = 100_000
 
 
@@ -59,32 +65,51 @@ def moves(hand: Sequence[int]) -> int:
     """
     key = tuple(hand)
     known = _MOVES.get(key)
-    if known is not None:
-        return known
-    rest = list(set(hand))
+    if known is None:
+        if len(_MOVES) >= _MOVES_KEPT:
+            _MOVES.clear()
+        known = _MOVES[key] = _greedy(hand)
+    return known
+
+
+def _moves_of_sorted(cards: list[int], mask: int) -> int:
+    """`moves(cards)` for cards in rising order, whose bit mask is `mask`: the set order, and
+    so the count, depends on the cards alone, so the mask is enough to remember it by."""
+    known = _MOVES_OF_SORTED.get(mask)
+    if known is None:
+        if len(_MOVES_OF_SORTED) >= _MOVES_KEPT:
+            _MOVES_OF_SORTED.clear()
+        known = _MOVES_OF_SORTED[mask] = _greedy(cards)
+    return known
+
+
+def _greedy(cards: Sequence[int]) -> int:
+    """The count of `moves`. The set order of the cards is only needed to break a tie."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    order: list[int] | None = None
     count = 0
-    colour_key, value_key = _COLOUR_KEY, _VALUE_KEY
-    while rest:
-        sizes: dict[int, int] = {}
-        for card in rest:
-            if card < RUNNERS:
-                group = colour_key[card]
-                sizes[group] = sizes.get(group, 0) + 1
-                group = value_key[card]
-                sizes[group] = sizes.get(group, 0) + 1
-        best, most = -3, 1
-        for group, size in sizes.items():
-            if size > most:
-                best, most = group, size
-        if best == -3:
-            count += len(rest)
-            break
-        rest = [c for c in rest if colour_key[c] != best and value_key[c] != best]
+    while True:
+        sizes = [(mask & group).bit_count() for group in _GROUPS]
+        most = max(sizes)
+        if most < 2:
+            return count + mask.bit_count()
+        if sizes.count(most) == 1:
+            mask &= ~_GROUPS[sizes.index(most)]
+        else:
+            if order is None:
+                order = list(set(cards))
+            for card in order:
+                if mask >> card & 1 and card < RUNNERS:
+                    colour, value = _GROUP_OF[card]
+                    if sizes[colour] == most:
+                        mask &= ~_GROUPS[colour]
+                        break
+                    if sizes[value] == most:
+                        mask &= ~_GROUPS[value]
+                        break
         count += 1
-    if len(_MOVES) >= _MOVES_KEPT:
-        _MOVES.clear()
-    _MOVES[key] = count
-    return count
 
 
 def _strength(cards: Sequence[int], value: int) -> float:
@@ -132,12 +157,20 @@ class VelonimoHeuristic(Bot):
         leading = not view["attack"]
         best: tuple[float, int] | None = None
         choice: Action | None = None
+        whole = 0
+        for card in hand:
+            whole |= 1 << card
         for index, play in enumerate(plays):
             cards = play.cards
             value, leaders, water_carriers = play_facts(cards)
             if play.jersey:
                 value += JERSEY_BONUS
-            after = moves([c for c in hand if c not in cards])
+            rest = whole
+            for card in cards:
+                rest ^= 1 << card
+            after = _MOVES_OF_SORTED.get(rest)
+            if after is None:
+                after = _moves_of_sorted([c for c in hand if c not in cards], rest)
             score = float(now - after) * 10
             if draws_hurt:
                 score -= 10 * _DRAW_COST * water_carriers
