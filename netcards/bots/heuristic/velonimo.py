@@ -84,32 +84,49 @@ def _moves_of_sorted(cards: list[int], mask: int) -> int:
 
 
 def _greedy(cards: Sequence[int]) -> int:
-    """The count of `moves`. The set order of the cards is only needed to break a tie."""
+    """The count of `moves`. Group sizes are counted once and kept up to date as groups go;
+    the set order of the cards is only needed to break a tie."""
+    sizes = [0] * len(_GROUPS)
     mask = 0
     for card in cards:
         mask |= 1 << card
+        if card < RUNNERS:
+            colour, value = _GROUP_OF[card]
+            sizes[colour] += 1
+            sizes[value] += 1
     order: list[int] | None = None
     count = 0
     while True:
-        sizes = [(mask & group).bit_count() for group in _GROUPS]
         most = max(sizes)
         if most < 2:
             return count + mask.bit_count()
-        if sizes.count(most) == 1:
-            mask &= ~_GROUPS[sizes.index(most)]
-        else:
+        group = sizes.index(most)
+        if sizes.count(most) > 1:
             if order is None:
                 order = list(set(cards))
-            for card in order:
-                if mask >> card & 1 and card < RUNNERS:
-                    colour, value = _GROUP_OF[card]
-                    if sizes[colour] == most:
-                        mask &= ~_GROUPS[colour]
-                        break
-                    if sizes[value] == most:
-                        mask &= ~_GROUPS[value]
-                        break
+            group = _first_group(order, mask, sizes, most)
+        gone = mask & _GROUPS[group]
+        mask ^= gone
+        while gone:
+            low = gone & -gone
+            colour, value = _GROUP_OF[low.bit_length() - 1]
+            sizes[colour] -= 1
+            sizes[value] -= 1
+            gone ^= low
         count += 1
+
+
+def _first_group(order: list[int], mask: int, sizes: list[int], most: int) -> int:
+    """Of the groups of size `most`, the first the original dict of groups listed: by first
+    card in set order still in the hand, its colour before its value."""
+    for card in order:
+        if mask >> card & 1 and card < RUNNERS:
+            colour, value = _GROUP_OF[card]
+            if sizes[colour] == most:
+                return colour
+            if sizes[value] == most:
+                return value
+    raise AssertionError("a group of that size has a card in the hand")
 
 
 def _strength(cards: Sequence[int], value: int) -> float:

@@ -14,26 +14,20 @@ from typing import Any
 from netcards.action import Action
 from netcards.errors import GameOver, IllegalAction, NotYourTurn
 from netcards.event import Event
-from netcards.game import Game, Outcome, TableConfig, places_from_keys
+from netcards.game import Game, Outcome, PastDecision, TableConfig, places_from_keys
 from netcards.games.via_gladiola import sampling, views
 from netcards.games.via_gladiola.actions import (
     CODEC,
-    GLADIOLA,
-    REST,
-    WALK,
     PlayGladiola,
     Rest,
     Walk,
 )
 from netcards.games.via_gladiola.cards import (
-    CARD_COUNT,
     DAYS,
     DRAW_PILE_IDS,
-    FINISH_VALUE,
     FIRST_FINISH,
     FIRST_GLADIOLA,
     FIRST_START,
-    VALUES,
     deck_for,
     house_deck_text,
     is_gladiola,
@@ -41,12 +35,12 @@ from netcards.games.via_gladiola.cards import (
     parse_deck,
     start_card,
 )
+from netcards.games.via_gladiola.moves import MAX_STEP, legal_moves
 from netcards.games.via_gladiola.state import VGState
 from netcards.options import OptionSpec
 from netcards.rng import Rng
 
 HAND_SIZE = 8
-MAX_STEP = 15
 _SEATS = tuple(frozenset({i}) for i in range(8))
 _NOBODY: frozenset[int] = frozenset()
 
@@ -119,13 +113,13 @@ class ViaGladiola(Game[VGState]):
     def legal_actions(self, state: VGState, seat: int) -> list[Action]:
         if state.over or seat != state.current:
             return []
-        return _legal(state.deck.value, state.hands[seat], state.walk[-1], state.day)
+        return legal_moves(state.hands[seat], state.walk[-1], state.day)
 
     def legal_actions_in_view(self, view: Mapping[str, Any]) -> list[Action]:
         seat = view["seat"]
         if view["over"] or seat is None or view["current"] != seat:
             return []
-        return _legal(VALUES, view["hand"], view["walk_pile"][-1], view["day"])
+        return legal_moves(view["hand"], view["walk_pile"][-1], view["day"])
 
     # -- applying ----------------------------------------------------------------------------------
 
@@ -362,6 +356,15 @@ class ViaGladiola(Game[VGState]):
     ) -> VGState:
         return sampling.sample_state(config, view, history, rng)
 
+    def past_decisions(
+        self,
+        state: VGState,
+        view: Mapping[str, Any],
+        history: Sequence[Mapping[str, Any]],
+        rng: random.Random,
+    ) -> list[PastDecision]:
+        return sampling.past_decisions(state, view, history, rng)
+
     def locations(self, state: VGState) -> dict[str, list[int]]:
         places = {f"hand:{s}": list(h) for s, h in enumerate(state.hands)}
         places["draw"] = list(state.draw)
@@ -384,33 +387,6 @@ class ViaGladiola(Game[VGState]):
             "first_player": state.first_player,
             "walk_pile": list(state.walk),
         }
-
-
-def _moves_from(top: int, day4: bool) -> tuple[Action | None, ...]:
-    """By card id, the action that card gives its holder with the walk pile at `top` (None: no
-    action): walks within MAX_STEP above the top, and on day 4 the Gladiolas."""
-    moves: list[Action | None] = [None] * CARD_COUNT
-    for card in range(FIRST_GLADIOLA):
-        if 0 < VALUES[card] - top <= MAX_STEP:
-            moves[card] = WALK[card]
-    if day4:
-        for card in range(FIRST_GLADIOLA, FIRST_START):
-            moves[card] = GLADIOLA[card]
-    return tuple(moves)
-
-
-_MOVES = tuple(
-    tuple(_moves_from(top, day4) for top in range(FINISH_VALUE + 1)) for day4 in (False, True)
-)
-
-
-def _legal(value: tuple[int, ...], hand: list[int], top_card: int, day: int) -> list[Action]:
-    """Walks in card order, then (day 4) Gladiolas, then Rest: every Gladiola's id is above
-    every walkable card's, and Start cards are never in a hand."""
-    moves = _MOVES[day == DAYS][value[top_card]]
-    out = [move for card in sorted(hand) if (move := moves[card]) is not None]
-    out.append(REST)
-    return out
 
 
 def _ranking(state: VGState) -> tuple[list[int], list[tuple[int, int]], list[int]]:
