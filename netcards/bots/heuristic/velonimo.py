@@ -14,6 +14,7 @@ card fits its own hand.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeVar
 
 from netcards.action import Action
 from netcards.bots.base import Bot, History, View
@@ -53,6 +54,7 @@ _GROUPS = tuple(
 _MOVES: dict[tuple[int, ...], int] = {}
 _MOVES_OF_SORTED: dict[int, int] = {}
 _MOVES_KEPT = 100_000
+K = TypeVar("K")
 
 
 def moves(hand: Sequence[int]) -> int:
@@ -63,23 +65,21 @@ def moves(hand: Sequence[int]) -> int:
     keeping it keeps its play the same. Remembered per hand: a search asks about the same
     hands again and again.
     """
-    key = tuple(hand)
-    known = _MOVES.get(key)
-    if known is None:
-        if len(_MOVES) >= _MOVES_KEPT:
-            _MOVES.clear()
-        known = _MOVES[key] = _greedy(hand)
-    return known
+    return _remembered(_MOVES, tuple(hand), hand)
 
 
 def _moves_of_sorted(cards: list[int], mask: int) -> int:
     """`moves(cards)` for cards in rising order, whose bit mask is `mask`: the set order, and
     so the count, depends on the cards alone, so the mask is enough to remember it by."""
-    known = _MOVES_OF_SORTED.get(mask)
+    return _remembered(_MOVES_OF_SORTED, mask, cards)
+
+
+def _remembered(memory: dict[K, int], key: K, cards: Sequence[int]) -> int:
+    known = memory.get(key)
     if known is None:
-        if len(_MOVES_OF_SORTED) >= _MOVES_KEPT:
-            _MOVES_OF_SORTED.clear()
-        known = _MOVES_OF_SORTED[mask] = _greedy(cards)
+        if len(memory) >= _MOVES_KEPT:
+            memory.clear()  # forgotten all at once: cheaper than keeping the recent ones
+        known = memory[key] = _greedy(cards)
     return known
 
 

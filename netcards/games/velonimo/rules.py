@@ -15,9 +15,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from netcards.action import Action
-from netcards.errors import GameOver, IllegalAction, NotYourTurn
+from netcards.errors import IllegalAction
 from netcards.event import Event
-from netcards.game import Game, Outcome, TableConfig, places_from_keys
+from netcards.game import Outcome, TableConfig, places_from_keys
 from netcards.games.velonimo import sampling, views
 from netcards.games.velonimo.actions import (
     CODEC,
@@ -40,13 +40,12 @@ from netcards.games.velonimo.standings import (
 from netcards.games.velonimo.state import VelonimoState
 from netcards.options import OptionSpec
 from netcards.rng import Rng
+from netcards.turns import OneSeatAtATime
 
 HAND_SIZE = 11
 DUEL_PLAYERS = 2
 DEFAULT_DIFFICULTIES = (1, 2, 3, 4, 5)
 DEFAULT_DUEL_TARGET = 8
-_SEATS = tuple(frozenset({i}) for i in range(8))
-_NOBODY: frozenset[int] = frozenset()
 
 _PHASE_OF: dict[type[Action], str] = {
     Play: "play",
@@ -65,7 +64,7 @@ _WRONG_PHASE = {
 }
 
 
-class Velonimo(Game[VelonimoState]):
+class Velonimo(OneSeatAtATime[VelonimoState]):
     id = "velonimo"
     name = "Velonimo"
     rules_version = "velonimo/2"
@@ -132,9 +131,6 @@ class Velonimo(Game[VelonimoState]):
 
     # -- whose turn, what is legal ----------------------------------------------------------
 
-    def to_act(self, state: VelonimoState) -> frozenset[int]:
-        return _NOBODY if state.over else _SEATS[state.current]
-
     def legal_actions_in_view(self, view: Mapping[str, Any]) -> list[Action]:
         seat = view["seat"]
         if view["over"] or seat is None or view["current"] != seat:
@@ -162,15 +158,6 @@ class Velonimo(Game[VelonimoState]):
         )
 
     # -- applying ------------------------------------------------------------------------------
-
-    def apply(self, state: VelonimoState, seat: int, action: Action) -> list[Event]:
-        """The same checks as every game's, read straight from the state: playouts call this
-        hundreds of times per game."""
-        if state.over:
-            raise GameOver("the game is over")
-        if seat != state.current:
-            raise NotYourTurn(f"seat {seat} is not asked to act now")
-        return self._apply(state, seat, action)
 
     def _apply(self, state: VelonimoState, seat: int, action: Action) -> list[Event]:
         wanted = _PHASE_OF.get(type(action))

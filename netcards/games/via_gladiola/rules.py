@@ -12,9 +12,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from netcards.action import Action
-from netcards.errors import GameOver, IllegalAction, NotYourTurn
+from netcards.errors import IllegalAction
 from netcards.event import Event
-from netcards.game import Game, Outcome, PastDecision, TableConfig, places_from_keys
+from netcards.game import Outcome, PastDecision, TableConfig, places_from_keys
 from netcards.games.via_gladiola import sampling, views
 from netcards.games.via_gladiola.actions import (
     CODEC,
@@ -39,10 +39,9 @@ from netcards.games.via_gladiola.moves import MAX_STEP, legal_moves
 from netcards.games.via_gladiola.state import VGState
 from netcards.options import OptionSpec
 from netcards.rng import Rng
+from netcards.turns import OneSeatAtATime
 
 HAND_SIZE = 8
-_SEATS = tuple(frozenset({i}) for i in range(8))
-_NOBODY: frozenset[int] = frozenset()
 
 
 def cadence_draws(difference: int) -> int:
@@ -50,7 +49,7 @@ def cadence_draws(difference: int) -> int:
     return (difference + 4) // 5 - 1
 
 
-class ViaGladiola(Game[VGState]):
+class ViaGladiola(OneSeatAtATime[VGState]):
     id = "via-gladiola"
     name = "Via Gladiola"
     rules_version = "via-gladiola/1"
@@ -107,9 +106,6 @@ class ViaGladiola(Game[VGState]):
 
     # -- whose turn, what is legal ---------------------------------------------------------------
 
-    def to_act(self, state: VGState) -> frozenset[int]:
-        return _NOBODY if state.over else _SEATS[state.current]
-
     def legal_actions(self, state: VGState, seat: int) -> list[Action]:
         if state.over or seat != state.current:
             return []
@@ -122,15 +118,6 @@ class ViaGladiola(Game[VGState]):
         return legal_moves(view["hand"], view["walk_pile"][-1], view["day"])
 
     # -- applying ----------------------------------------------------------------------------------
-
-    def apply(self, state: VGState, seat: int, action: Action) -> list[Event]:
-        """The same checks as every game's, read straight from the state: playouts call this
-        hundreds of times per game."""
-        if state.over:
-            raise GameOver("the game is over")
-        if seat != state.current:
-            raise NotYourTurn(f"seat {seat} is not asked to act now")
-        return self._apply(state, seat, action)
 
     def _apply(self, state: VGState, seat: int, action: Action) -> list[Event]:
         kind = type(action)
