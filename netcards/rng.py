@@ -7,7 +7,6 @@ reveals nothing about the key, so a player cannot work out the rest of the deck 
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import struct
 from collections.abc import MutableSequence
@@ -35,10 +34,15 @@ _BLOCK = struct.Struct(">Q").pack
 _SPAN = 1 << 64
 
 
-@functools.lru_cache(maxsize=512)
+_SMALL = 512  # bounds below this (every deck's sizes) have their limit worked out once
+
+
 def _limit(n: int) -> int:
     """The largest multiple of `n` that fits in 64 bits: blocks at or above it are redrawn."""
-    return _SPAN - (_SPAN % n)
+    return _LIMITS[n] if n < _SMALL else _SPAN - (_SPAN % n)
+
+
+_LIMITS = (0, *(_SPAN - (_SPAN % n) for n in range(1, _SMALL)))
 
 
 class Rng:
@@ -81,12 +85,13 @@ class Rng:
         counter = self.counter
         out: list[int] = []
         append = out.append
+        limits = _LIMITS
         for n in bounds:
             hasher = copy()
             hasher.update(_BLOCK(counter))
             counter += 1
             x = from_bytes(hasher.digest(), "big")
-            if x >= _limit(n):  # once in 2**40 draws or so for a deck: draw again
+            if x >= (limits[n] if n < _SMALL else _limit(n)):  # for a deck: next to never
                 self.counter = counter
                 x = self._redraw(n)
                 counter = self.counter

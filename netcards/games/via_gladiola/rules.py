@@ -166,6 +166,12 @@ class ViaGladiola(OneSeatAtATime[VGState]):
         return events
 
     def _rest(self, state: VGState, seat: int) -> list[Event]:
+        if state.draw:  # the usual case, in short
+            card = state.draw.pop()
+            state.hands[seat].append(card)
+            state.idle_rests = 0
+            state.current = (seat + 1) % state.players
+            return [Event("rest", {"seat": seat}), _draw_event(seat, [card])]
         events = [Event("rest", {"seat": seat})]
         drawn = self._draw(state, seat, 1, events)
         if drawn:
