@@ -23,9 +23,6 @@ from netcards.view import WholeView
 
 S = TypeVar("S")
 
-PastDecision = tuple[int, dict[str, Any], list[Action], Action]
-"""A seat's decision as it looked then: (seat, its view, its legal moves, the move it made)."""
-
 
 @dataclass(frozen=True)
 class TableConfig:
@@ -155,20 +152,6 @@ class Game(ABC, Generic[S]):
         are. Search bots play their imagined games from such samples; a game without a sampler
         has no search bot."""
         raise NotImplementedError(f"{self.name} has no sampler of hidden information")
-
-    def past_decisions(
-        self,
-        state: S,
-        view: Mapping[str, Any],
-        history: Sequence[Mapping[str, Any]],
-        rng: random.Random,
-    ) -> list[PastDecision]:
-        """The latest decisions of the other seats that `history` shows, as each would have
-        looked to its seat if `state` (a sample for `view`'s seat) were the real game: its
-        view then, its legal moves then and the move it made. A search keeps the samples in
-        which its model of the other players would have made the same moves, so that it
-        imagines the hands they probably hold, not just any. Default: none known."""
-        return []
 
     @property
     def can_sample(self) -> bool:

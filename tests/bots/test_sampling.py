@@ -113,37 +113,3 @@ def test_the_deal_respects_sizes_and_pins_and_refuses_what_does_not_add_up() -> 
     assert places["a"] == [0]
     with pytest.raises(InconsistentView, match="4 unseen cards for 3 hidden places"):
         fill_places(range(4), {"a": 1, "b": 2}, {}, rng)
-
-
-@pytest.mark.parametrize("players", [2, 4, 5])
-def test_via_gladiola_past_decisions_rebuild_what_each_seat_saw(players: int) -> None:
-    """Built from the real game, each other seat's latest move of the day is one of its legal
-    moves then, made with a card it held; and a heuristic seat would, with the hand rebuilt,
-    make that move again nearly always (only the cards it drew since are guessed)."""
-    game = all_games()["via-gladiola"]
-    rng = random.Random(players)
-    agree = total = 0
-    for seed in range(6):
-        for _, state, seat, history in decisions(game, players, seed=seed, every=1):
-            view = plain(game.view(state, seat))
-            for other, then, legal, move in game.past_decisions(state, view, history, rng):
-                assert other != seat and then["seat"] == other
-                assert move in legal
-                assert len(then["hand"]) == len(state.hands[other]) - _drawn_since(
-                    history, other
-                ) + (0 if move.KIND == "rest" else 1)
-                heuristic = make_bot("heuristic", game, game.make_config(players), other, b"")
-                agree += heuristic.choose(then, legal) == move
-                total += 1
-    assert total > 100 and agree / total > 0.85
-
-
-def _drawn_since(history: list[dict[str, Any]], seat: int) -> int:
-    """Cards `seat` drew with its latest move (the draws right after it)."""
-    moves = [i for i, e in enumerate(history) if e["kind"] in ("walk", "rest", "gladiola")]
-    last = max(i for i in moves if history[i]["seat"] == seat)
-    later = [i for i in moves if i > last]
-    until = later[0] if later else len(history)
-    return sum(
-        e["count"] for e in history[last + 1 : until] if e["kind"] == "draw" and e["seat"] == seat
-    )

@@ -110,10 +110,6 @@ HORIZON = 1
 # playouts is not trusted over a good player's choice.
 CONFIDENCE = 1.0
 
-# Samples of the hidden cards tried per world, looking for one where the other seats' latest
-# moves are what the policy would have made with the hands it gives them.
-TRIES = 16
-
 
 class SearchBot(Bot):
     level = "search"
@@ -200,26 +196,6 @@ class SearchBot(Bot):
         gain, error = best.beats_by()
         return best if gain > CONFIDENCE * error else prior
 
-    def _imagine(self, view: View, history: History, rng: random.Random) -> Any:
-        """A world the seat cannot tell from the real one, in which the other seats, played by
-        the playout policy, would have made the moves they made (`Game.past_decisions`): of up
-        to `TRIES` samples, the first that agrees with all of them, or the one that agrees
-        with most. The policy then plays opponents whose hands fit what they did."""
-        game = self.game
-        best, agreed = None, -1
-        for _ in range(TRIES):
-            world = game.sample_state(self.config, view, history, rng)
-            decisions = game.past_decisions(world, view, history, rng)
-            fits = sum(
-                self.policy_bots[seat].choose(then, legal) == move
-                for seat, then, legal, move in decisions
-            )
-            if fits == len(decisions):
-                return world
-            if fits > agreed:
-                best, agreed = world, fits
-        return best
-
     def _one_world(
         self, view: View, history: History, alive: list[MoveStats], prior: MoveStats | None
     ) -> list[float]:
@@ -227,7 +203,7 @@ class SearchBot(Bot):
         the rewards, move by move."""
         game, seat = self.game, self.seat
         world_seed = self.random.randbytes(16)
-        world = self._imagine(view, history, random.Random(world_seed))
+        world = game.sample_state(self.config, view, history, random.Random(world_seed))
         stop_at = None if self.horizon is None else game.progress(world) + self.horizon
         rewards = []
         for move in alive:

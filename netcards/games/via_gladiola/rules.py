@@ -14,7 +14,7 @@ from typing import Any
 from netcards.action import Action
 from netcards.errors import IllegalAction
 from netcards.event import Event
-from netcards.game import Outcome, PastDecision, TableConfig, places_from_keys
+from netcards.game import Outcome, TableConfig, places_from_keys
 from netcards.games.via_gladiola import sampling, views
 from netcards.games.via_gladiola.actions import (
     CODEC,
@@ -348,15 +348,6 @@ class ViaGladiola(OneSeatAtATime[VGState]):
         rng: random.Random,
     ) -> VGState:
         return sampling.sample_state(config, view, history, rng)
-
-    def past_decisions(
-        self,
-        state: VGState,
-        view: Mapping[str, Any],
-        history: Sequence[Mapping[str, Any]],
-        rng: random.Random,
-    ) -> list[PastDecision]:
-        return sampling.past_decisions(state, view, history, rng)
 
     def locations(self, state: VGState) -> dict[str, list[int]]:
         places = {f"hand:{s}": list(h) for s, h in enumerate(state.hands)}
