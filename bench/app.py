@@ -7,7 +7,10 @@
   and plays a whole practice game of Via Gladiola against bots;
 - key press to the host's acknowledgement: in a practice game on loopback, from the moment the
   screen hands the move chosen by a key press to the client, to the update that carries our own
-  move back (the test driver's own key-press bookkeeping is left out).
+  move back (the test driver's own key-press bookkeeping is left out);
+- a burst of keys: 100 characters arriving in one read (as a fast typist's or an SSH packet's),
+  typed into the join form's address field; time from the read until the app has handled the
+  last one, since the app takes keys one at a time (`ui/keys.py`).
 """
 
 from __future__ import annotations
@@ -92,6 +95,26 @@ async def play_practice(turns: int) -> tuple[int, list[float]]:
     return len(times), times
 
 
+async def burst_typing(keys: int = 100) -> float:
+    """Seconds from one read of `keys` characters to the last of them in the address field."""
+    from textual.widgets import Input
+
+    from tests.ui.bursts import burst
+    from ui.app import make_app
+    from ui.user_settings import UserSettings
+
+    app = make_app(settings=UserSettings(name="Ann"), ascii_mode=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await burst(pilot, "j")
+        await pilot.pause(0.5)
+        field = app.screen.query_one("#address", Input)
+        start = time.perf_counter()
+        await burst(pilot, "7" * keys)
+        while len(field.value) < keys:
+            await asyncio.sleep(0.001)
+        return time.perf_counter() - start
+
+
 def cold_starts(runs: int) -> list[float]:
     out = []
     for _ in range(runs):
@@ -127,6 +150,7 @@ def main() -> None:
         menu_rss = max_rss_mb(START.replace('float(os.environ["NC_T0"])', "time.time()"))
         game_rss = max_rss_mb(PLAY)
         moves, acks = asyncio.run(play_practice(turns=200))
+        bursts = [asyncio.run(burst_typing()) for _ in range(3)]
     ms = 1000.0
     print(f"cold start to the first menu frame ({args.runs} runs): "
           f"median {statistics.median(starts):.2f} s, max {max(starts):.2f} s")  # fmt: skip
@@ -135,6 +159,8 @@ def main() -> None:
     print(f"key press to the host's acknowledgement ({moves} moves): "
           f"p50 {ordered[len(ordered) // 2] * ms:.1f} ms, "
           f"p99 {ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] * ms:.1f} ms")  # fmt: skip
+    print(f"a burst of 100 keys in one read, all handled: median {statistics.median(bursts):.2f} s "
+          f"({statistics.median(bursts) * 10:.1f} ms a key)")  # fmt: skip
 
 
 if __name__ == "__main__":

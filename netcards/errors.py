@@ -39,3 +39,12 @@ class NotYourTurn(IllegalAction):
 
 class GameOver(IllegalAction):
     """An action after the game has ended."""
+
+
+class StaleMove(IllegalAction):
+    """A move that answers an older update than the one that asked the seat its current
+    decision: the table moved on (a bot may have played that decision), so it is not applied."""
+
+
+class FutureMove(IllegalAction):
+    """A move that names an update the table has not produced yet."""

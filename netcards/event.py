@@ -8,30 +8,27 @@ The host turns these into per-seat messages with `for_seat`; nothing else decide
 
 from __future__ import annotations
 
-from types import MappingProxyType
 from typing import Any
-
-_NOTHING: Any = MappingProxyType({})  # the part an event does not have: shared, read-only
 
 
 class Event:
     """One event. A plain record with slots: the engine makes hundreds of thousands a second in
     playouts, and a frozen dataclass's checked `__init__` costs twice as much. Nothing changes an
-    event once made; a part it does not have is one shared read-only empty mapping."""
+    event once made; each part is a plain dict, as the wire and the logs take them."""
 
     __slots__ = ("kind", "private", "public", "secret")
 
     def __init__(
         self,
         kind: str,
-        public: dict[str, Any] = _NOTHING,
-        private: dict[int, dict[str, Any]] = _NOTHING,
-        secret: dict[str, Any] = _NOTHING,
+        public: dict[str, Any] | None = None,
+        private: dict[int, dict[str, Any]] | None = None,
+        secret: dict[str, Any] | None = None,
     ) -> None:
         self.kind = kind
-        self.public = public
-        self.private = private
-        self.secret = secret
+        self.public = {} if public is None else public
+        self.private = {} if private is None else private
+        self.secret = {} if secret is None else secret
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Event):
@@ -47,8 +44,8 @@ class Event:
 
     def __repr__(self) -> str:
         return (
-            f"Event(kind={self.kind!r}, public={dict(self.public)!r}, "
-            f"private={dict(self.private)!r}, secret={dict(self.secret)!r})"
+            f"Event(kind={self.kind!r}, public={self.public!r}, "
+            f"private={self.private!r}, secret={self.secret!r})"
         )
 
     def for_seat(self, seat: int | None) -> dict[str, Any]:
@@ -69,9 +66,9 @@ class Event:
     def to_data(self) -> dict[str, Any]:
         return {
             "kind": self.kind,
-            "public": dict(self.public),
+            "public": self.public,
             "private": [[s, p] for s, p in sorted(self.private.items())],
-            "secret": dict(self.secret),
+            "secret": self.secret,
         }
 
     @classmethod

@@ -19,6 +19,7 @@ from netcards.action import Action, ActionCodec
 from netcards.errors import BadConfig, GameOver, NotYourTurn
 from netcards.event import Event
 from netcards.options import OptionSpec, resolve_options
+from netcards.shape import GameShapes
 from netcards.view import WholeView
 
 S = TypeVar("S")
@@ -86,6 +87,8 @@ class Game(ABC, Generic[S]):
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     score_name: ClassVar[str] = "score"
     codec: ClassVar[ActionCodec]
+    shapes: ClassVar[GameShapes]
+    """Every map the game sends or takes, declared in the notation of its docs/games page."""
 
     # -- configuration -------------------------------------------------------------------------
 

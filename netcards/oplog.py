@@ -7,6 +7,7 @@ reshuffled pile orders), and `end`. Nothing in it depends on our RNG to be under
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from netcards.action import Action
@@ -28,6 +29,7 @@ class GameLog:
         self.turn = 0
 
     def start(self, state: Any) -> list[dict[str, Any]]:
+        deck = self.config.options.get("deck")
         header = {
             "type": "game",
             "format": LOG_FORMAT,
@@ -40,7 +42,9 @@ class GameLog:
                 for s in range(self.config.players)
             ],
             "options": {k: v for k, v in self.config.options.items() if k != "deck"},
-            "custom_deck": self.config.options.get("deck") is not None,
+            "custom_deck": deck is not None,
+            "deck_text": deck,
+            "deck_sha256": hashlib.sha256(deck.encode()).hexdigest() if deck is not None else None,
             "seed": self.seed.hex(),
             "deck": self.game.cards(self.config),
         }

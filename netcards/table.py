@@ -12,11 +12,12 @@ import hashlib
 import hmac
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from functools import partial
+from typing import Any, Literal, TypeVar
 
 from netcards.action import Action
 from netcards.bots.base import make_bot
-from netcards.errors import GameError
+from netcards.errors import FutureMove, GameError, StaleMove
 from netcards.event import Event
 from netcards.fairdeal import PART_BYTES, combine, commitment
 from netcards.game import Game, Outcome, TableConfig
@@ -25,6 +26,7 @@ from netcards.registry import get_game
 SeatKind = Literal["open", "human", "bot"]
 Phase = Literal["lobby", "playing", "over"]
 JOURNAL_FORMAT = 1
+T = TypeVar("T")
 MAX_NAME = 24
 
 
@@ -77,7 +79,10 @@ class Table:
     state: Any = None
     seed: bytes = b""
     actions: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
-    events: list[Event] = field(default_factory=list)
+    steps: list[list[Event]] = field(default_factory=list)
+    """The events of each action, in order: step n (from 1) is what update n told the table."""
+    asked_at: dict[int, int] = field(default_factory=dict)
+    """Seat -> the update (number of actions so far) that asked it its current decision."""
 
     def __post_init__(self) -> None:
         if len(self.host_part) != PART_BYTES:
@@ -188,6 +193,14 @@ class Table:
             raise LobbyError("a seed contribution is 32 bytes")
         s.contribution = part
 
+    def use_contributions(self, parts: Mapping[int, bytes]) -> None:
+        """The seed parts of the deal about to start: exactly these seats', nobody else's."""
+        self._lobby_only()
+        for s in self.seats:
+            s.contribution = None
+        for index, part in parts.items():
+            self.contribute(index, part)
+
     def reconfigure(self, game_id: str, players: int, options: Mapping[str, Any]) -> None:
         """Change the game, the player count or the options in the lobby; seated players keep
         their seats, bots beyond the new count leave, and nobody is ready any more."""
@@ -225,6 +238,7 @@ class Table:
         self.seed = combine(self.host_part, self.contributions())
         self.state = self.game.setup(self.config, self.seed)
         self.phase = "playing"
+        self._track_decisions(None, frozenset())
         return []
 
     def contributions(self) -> dict[int, bytes]:
@@ -240,20 +254,57 @@ class Table:
         self._playing()
         return self.game.to_act(self.state)
 
-    def submit(self, seat: int, data: Mapping[str, Any]) -> list[Event]:
-        """Apply a seat's action (as data from the wire); GameError says why it was refused."""
+    def submit(self, seat: int, data: Mapping[str, Any], seen: int | None = None) -> list[Event]:
+        """Apply a seat's action (as data from the wire); GameError says why it was refused.
+
+        `seen` is the update the move answers (a player's; the host's own bots give None): a
+        move is taken only against the decision its seat saw, never applied to a later one."""
         self._playing()
         if self.phase == "over":
             raise LobbyError("the game is over")
+        if seen is not None:
+            self._check_seen(seat, seen)
         action = self.game.decode_action(data)
         return self._apply(seat, action)
 
+    def decision_asked_at(self, seat: int) -> int | None:
+        """The update that asked `seat` its current decision; None when it is not asked."""
+        return self.asked_at.get(seat)
+
+    def _check_seen(self, seat: int, seen: int) -> None:
+        latest = len(self.actions)
+        if seen > latest:
+            raise FutureMove(f"there is no update {seen} yet: the latest is update {latest}")
+        asked = self.asked_at.get(seat)
+        if asked is None and seen < latest:
+            raise StaleMove(
+                f"your move answers update {seen}, but the table is at update {latest} and "
+                "does not ask you to act now"
+            )
+        if asked is not None and seen < asked:
+            raise StaleMove(
+                f"your move answers update {seen}, but your current decision was asked at "
+                f"update {asked}: the table moved on, so the move was not applied"
+            )
+
+    def _track_decisions(self, actor: int | None, before: frozenset[int]) -> None:
+        """A seat still asked keeps the update of its decision, unless it just acted; a seat
+        newly asked (or asked again after its own move) has a new decision at this update."""
+        now = self.game.to_act(self.state)
+        latest = len(self.actions)
+        self.asked_at = {
+            s: self.asked_at[s] if s in before and s != actor and s in self.asked_at else latest
+            for s in now
+        }
+
     def _apply(self, seat: int, action: Action) -> list[Event]:
+        before = self.game.to_act(self.state)
         events = self.game.apply(self.state, seat, action)
         self.actions.append((seat, self.game.encode_action(action)))
-        self.events.extend(events)
+        self.steps.append(events)
         if self.game.outcome(self.state) is not None:
             self.phase = "over"
+        self._track_decisions(seat, before)
         return events
 
     def bot_seats_to_act(self) -> list[int]:
@@ -301,8 +352,16 @@ class Table:
         return [self.game.encode_action(a) for a in self.game.legal_actions(self.state, seat)]
 
     def history(self, seat: int | None) -> list[dict[str, Any]]:
-        """Every event so far as `seat` saw it: what a rejoining player is sent again."""
-        return [e.for_seat(seat) for e in self.events]
+        """Every event so far as `seat` saw it, in one list (a bot's memory of the game)."""
+        return [e.for_seat(seat) for events in self.steps for e in events]
+
+    def history_steps(self, seat: int | None) -> list[tuple[int, int, list[dict[str, Any]]]]:
+        """(update number, actor, events as `seat` saw them) for every action so far: what a
+        rejoining player is sent again, numbered so it matches the end-of-game audit."""
+        return [
+            (n, actor, [e.for_seat(seat) for e in events])
+            for n, ((actor, _), events) in enumerate(zip(self.actions, self.steps, strict=True), 1)
+        ]
 
     def outcome(self) -> Outcome | None:
         return None if self.state is None else self.game.outcome(self.state)
@@ -358,11 +417,23 @@ class Table:
     @classmethod
     def from_journal(cls, records: Sequence[Mapping[str, Any]]) -> Table:
         """Rebuild a table at the point its journal reached; every player starts disconnected.
-        Records of other types (the host's own notes) are skipped."""
+        Records of other types (the host's own notes) are skipped. A record that is valid JSON
+        but not one this release wrote is a LobbyError naming the record, never a crash."""
         starts = [i for i, r in enumerate(records) if r.get("type") == "start"]
         if not starts:
             raise LobbyError("the journal has no start record: the game never began")
-        head = records[starts[0]]
+        first = starts[0]
+        table = _record(first + 1, lambda: cls._from_start(records[first]))
+        for number, record in enumerate(records[first + 1 :], first + 2):
+            if record.get("type") != "action":
+                continue
+            if record.get("n") != len(table.actions) + 1:
+                raise LobbyError(f"journal action {record.get('n')} is out of order")
+            _record(number, partial(table._replay, record))
+        return table
+
+    @classmethod
+    def _from_start(cls, head: Mapping[str, Any]) -> Table:
         if head.get("format") != JOURNAL_FORMAT:
             raise LobbyError(f"unsupported journal format {head.get('format')!r}")
         game = get_game(str(head["game"]))
@@ -380,13 +451,26 @@ class Table:
             s.token, s.ready = data["token"], True
             s.contribution = bytes.fromhex(data["contribution"]) if data["contribution"] else None
         table.start()
-        for record in records[starts[0] + 1 :]:
-            if record.get("type") != "action":
-                continue
-            if record.get("n") != len(table.actions) + 1:
-                raise LobbyError(f"journal action {record.get('n')} is out of order")
-            table.submit(int(record["seat"]), record["action"])
         return table
+
+    def _replay(self, record: Mapping[str, Any]) -> None:
+        seat, data = record["seat"], record["action"]
+        if type(seat) is not int or not isinstance(data, dict):
+            raise TypeError("an action record needs an integer seat and an action map")
+        self.submit(seat, data)
+
+
+def _record(number: int, step: Callable[[], T]) -> T:
+    """Run one journal record's `step`; any failure becomes one line naming the record."""
+    try:
+        return step()
+    except GameError as exc:
+        raise LobbyError(f"journal record {number}: {exc}") from None
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        detail = f"{type(exc).__name__}: {exc}".replace("\n", " ")[:200]
+        raise LobbyError(
+            f"the journal is damaged: record {number} is malformed ({detail})"
+        ) from None
 
 
 def _same(a: str, b: str) -> bool:

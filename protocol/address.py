@@ -5,6 +5,8 @@ from __future__ import annotations
 import ipaddress
 
 DEFAULT_PORT = 47474
+DEFAULT_SSH_PORT = 2222
+"""The table's SSH door (`netcards host --ssh`), for friends who only have `ssh`."""
 
 
 class AddressError(ValueError):

@@ -11,19 +11,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from netcards.action import Action as GameAction
 from netcards.errors import GameError
-from netcards.fairdeal import PART_BYTES, Verdict, verify_game
+from netcards.fairdeal import Verdict, combine, verify_game
 from netcards.game import Game, Outcome, TableConfig
 from netcards.registry import get_game
 from netcards.replay import Replay, from_finished_game
 from protocol.address import format_address, parse_address
 from protocol.client_connection import ClientConnection
+from protocol.deal_witness import DealTampered, DealWitness
 from protocol.errors import (
+    STREAM_ERRORS,
     HostKeyChanged,
     PasswordRequired,
     ProtocolError,
@@ -46,6 +49,8 @@ from protocol.messages import (
     Leave,
     Lobby,
     Message,
+    Pledge,
+    Pledges,
     Ready,
     RemoveBot,
     Result,
@@ -112,7 +117,9 @@ class ChatLine:
 
 @dataclass(frozen=True)
 class TableSays:
-    """A notice from the table itself (see protocol.notices for the codes)."""
+    """A notice from the table itself (see protocol.notices for the codes). `taken_back` is
+    worded by this client: the host came back from a crash without the last `count` actions we
+    had seen (they are decided again)."""
 
     code: str
     args: dict[str, Any]
@@ -130,6 +137,15 @@ class HostRefused:
     code: str
     text: str
     fatal: bool
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TokenRefused:
+    """The host knows no seat for our resume token (one saved from an earlier table at this
+    address): the client has dropped it and joins again at once as a new player."""
+
+    text: str
 
 
 @dataclass(frozen=True)
@@ -144,9 +160,28 @@ class DealChecked:
 
 @dataclass(frozen=True)
 class Failed:
-    """The client gave up for good (a refused host key, a wrong password, a fatal refusal)."""
+    """The client gave up for good (a refused host key, a wrong password, a fatal refusal).
+
+    `code` says why without English: an error code of the protocol (`host_key_changed`,
+    `wrong_password`, `password_required`, `table_full`...), or one of the client's own:
+    `untrusted` (the user did not trust the host's key), `unknown_host` (the name resolves to
+    no machine), `refused` (nobody listens there), `timeout` and `unreachable` (a first
+    connection that never reached a table), `lost` (a table lost for too long).
+    """
 
     reason: str
+    code: str = ""
+
+
+@dataclass(frozen=True)
+class TableClosed:
+    """The host closed the table on purpose (a `closed` notice): nothing to reconnect to.
+
+    When a game was being played, `standings` are its results so far and `verdict` the check
+    of the deal so far, from the host's audit of the actions played (None without them)."""
+
+    standings: Outcome | None
+    verdict: Verdict | None
 
 
 Notice = (
@@ -160,14 +195,24 @@ Notice = (
     | TableSays
     | ClockChanged
     | HostRefused
+    | TokenRefused
     | GameOver
     | DealChecked
     | Failed
+    | TableClosed
 )
 
 
 class Fatal(Exception):
-    """Stop for good: reconnecting would not help."""
+    """Stop for good: reconnecting would not help. `code` as in `Failed`."""
+
+    def __init__(self, reason: str, code: str = "") -> None:
+        super().__init__(reason)
+        self.code = code
+
+
+class JoinAgain(Exception):
+    """Connect again at once (the host refused our seat token: we join as a new player)."""
 
 
 @dataclass
@@ -192,6 +237,8 @@ class TableClient:
     random_bytes: Callable[[int], bytes] = os.urandom
     trace: Callable[[Message], None] | None = None
     """Called with every message the host sends us, decrypted (for `netcards bot --log`)."""
+    deal: DealWitness = field(default_factory=DealWitness)
+    """What we saw of the deal being made (restored from disk by a restarted program)."""
 
     # What the table looks like now.
     fingerprint: str = ""
@@ -201,12 +248,16 @@ class TableClient:
     game: Game[Any] | None = None
     config: TableConfig | None = None
     names: tuple[str, ...] = ()
+    cards: list[dict[str, Any]] = field(default_factory=list)
+    """The table's card catalogue from `start`: entry i describes card id i."""
     view: dict[str, Any] | None = None
     to_act: tuple[int, ...] = ()
     seq: int = 0
     awaiting: bool = False
     """An action of ours is on its way: do not act again until the host applied or refused it."""
     log: list[dict[str, Any]] = field(default_factory=list)
+    steps: list[tuple[int, tuple[dict[str, Any], ...]]] = field(default_factory=list)
+    """(update number, its events) for every update so far: the log, numbered for the audit."""
     chat: list[ChatLine] = field(default_factory=list)
     notices: list[TableSays] = field(default_factory=list)
     clock: dict[int, float] = field(default_factory=dict)
@@ -214,6 +265,10 @@ class TableClient:
     turn_clock_ms: int = 0
     outcome: Outcome | None = None
     verdict: Verdict | None = None
+    host_closed: bool = False
+    """The host said it closes the table on purpose; once it has, `standings` (if a game was
+    on) are the results so far."""
+    standings: Outcome | None = None
     connected: bool = False
     updates: asyncio.Queue[Notice] = field(default_factory=asyncio.Queue)
 
@@ -223,9 +278,8 @@ class TableClient:
         self.pin_name = format_address(host, port)
         self._conn: ClientConnection | None = None
         self._writer: asyncio.StreamWriter | None = None
-        self._commitment: bytes | None = None
         self._contributions: dict[int, bytes] = {}
-        self._my_part: bytes | None = None
+        self._told_taken_back: set[int] = set()
         self._audit: list[tuple[int, dict[str, Any]]] = []
         self._audit_part: bytes | None = None
         self._audit_seed: bytes | None = None
@@ -233,6 +287,7 @@ class TableClient:
         self._done = asyncio.Event()
         self._ever_connected = False
         self._down_since: float | None = None
+        self._acted_at: int | None = None
 
     # -- what a player does ------------------------------------------------------------------------
 
@@ -265,6 +320,7 @@ class TableClient:
     async def act(self, action: GameAction | dict[str, Any]) -> None:
         data = action if isinstance(action, dict) else self._game().encode_action(action)
         self.awaiting = True
+        self._acted_at = self.seq
         try:
             await self._send(Action(self.seq, data))
         except ConnectionError:
@@ -309,8 +365,10 @@ class TableClient:
     async def run(self) -> None:
         """Connect and play until the game is checked, the user leaves, or the host refuses us.
 
-        A dropped link is retried with the seat token (or as a spectator again); a first
-        connection that fails is not retried: the address is probably wrong."""
+        A dropped link is retried with the seat token (or as a spectator again), with growing
+        pauses, for up to `give_up_after` seconds. A first connection that fails is retried
+        only by a client that holds a seat token (a restarted program whose host may be
+        restarting too, or busy): without one, the address is probably wrong."""
         loop = asyncio.get_running_loop()
         delays = list(self.settings.retry_delays)
         while not self._done.is_set():
@@ -320,23 +378,36 @@ class TableClient:
                     return
                 reason = "the host closed the connection"
             except Fatal as exc:
-                self._notify(Failed(str(exc)))
+                self._notify(Failed(str(exc), exc.code))
                 self._done.set()
                 return
+            except JoinAgain:
+                continue
             except (OSError, TimeoutError, ProtocolError, asyncio.IncompleteReadError) as exc:
                 reason = _describe(exc)
+                if isinstance(exc, socket.gaierror):
+                    reason = f"no machine named {self.host} was found"
+                code = _failure_code(exc)
             finally:
                 self.connected = False
                 self._hang_up()
+            if self.host_closed:
+                self._closed_by_host()
+                return
             if self._leaving or self.verdict is not None:
                 return
             now = loop.time()
             if self._down_since is None:
                 self._down_since = now
-            retrying = self._ever_connected and now - self._down_since < self.settings.give_up_after
+            retrying = (self._ever_connected or self.token is not None) and (
+                now - self._down_since < self.settings.give_up_after
+            )
             self._notify(LinkDown(reason, retrying))
             if not retrying:
-                self._notify(Failed(f"lost the table: {reason}"))
+                if self._ever_connected:
+                    self._notify(Failed(f"lost the table: {reason}", "lost"))
+                else:
+                    self._notify(Failed(f"could not reach the table: {reason}", code))
                 self._done.set()
                 return
             await asyncio.sleep(delays[0])
@@ -392,7 +463,11 @@ class TableClient:
             except (HostKeyChanged, WrongPassword, PasswordRequired, VersionMismatch) as exc:
                 with contextlib.suppress(Exception):
                     writer.write(conn.data_to_send())
-                raise Fatal(str(exc)) from None
+                raise Fatal(str(exc), exc.code.value) from None
+            except ProtocolError:
+                with contextlib.suppress(Exception):  # tell the host why we hang up
+                    writer.write(conn.data_to_send())
+                raise
             await writer.drain()
 
     async def _handshake_done(self, done: HandshakeDone, first_contact: bool) -> None:
@@ -400,7 +475,9 @@ class TableClient:
         if first_contact:
             if self.trust is not None and not await self.trust(done.fingerprint):
                 self._leaving = True
-                raise Fatal(f"you did not trust the host with fingerprint {done.fingerprint}")
+                raise Fatal(
+                    f"you did not trust the host with fingerprint {done.fingerprint}", "untrusted"
+                )
             self.known_hosts.remember(self.pin_name, done.host_key)
         self.connected = True
         self._ever_connected = True
@@ -410,6 +487,11 @@ class TableClient:
 
     def _notify(self, notice: Notice) -> None:
         self.updates.put_nowait(notice)
+
+    def _notify_table(self, code: str, **args: Any) -> None:
+        said = TableSays(code, args)
+        self.notices.append(said)
+        self._notify(said)
 
     # -- messages from the host ------------------------------------------------------------------------
 
@@ -424,17 +506,17 @@ class TableClient:
         elif isinstance(message, Lobby):
             self.lobby = message
             self._notify(LobbyChanged(message))
-        elif isinstance(message, Commit):
-            self._commitment = message.commitment
-            if self.seat is not None and self.seat in message.seats and self._my_part is None:
-                self._my_part = self.random_bytes(PART_BYTES)
-                await self._send(Contribute(self._my_part))
-        elif isinstance(message, Start):
-            self._on_start(message)
+        elif isinstance(message, Commit | Pledges | Start):
+            try:
+                await self._witness(message)
+            except DealTampered as exc:
+                await self._refuse_deal(str(exc))
         elif isinstance(message, History):
             if message.offset == 0:
-                self.log = []
-            self.log.extend(message.events)
+                self.log, self.steps = [], []
+            for step in message.steps:
+                self.steps.append((step.seq, step.events))
+                self.log.extend(step.events)
         elif isinstance(message, Snapshot):
             self.view, self.to_act, self.seq = message.view, message.to_act, message.seq
             self.awaiting = False
@@ -443,26 +525,41 @@ class TableClient:
             self.view, self.to_act, self.seq = message.view, message.to_act, message.seq
             if message.actor == self.seat:
                 self.awaiting = False
+            self.steps.append((message.seq, message.events))
             self.log.extend(message.events)
             self._notify(ViewChanged(message.events))
         elif isinstance(message, Chat):
             line = ChatLine(message.seat, message.name, message.text)
             self.chat.append(line)
             self._notify(line)
+        elif isinstance(message, TableNotice) and message.code == "taken_back":
+            self._taken_back(message.args.get("seq"))
+        elif isinstance(message, TableNotice) and message.code == "closed":
+            self.host_closed = True
         elif isinstance(message, TableNotice):
-            said = TableSays(message.code, dict(message.args))
-            self.notices.append(said)
-            self._notify(said)
+            self._notify_table(message.code, **message.args)
         elif isinstance(message, Clock):
             now = asyncio.get_running_loop().time()
             self.turn_clock_ms = message.per_turn_ms
             self.clock = {e.seat: now + e.ms / 1000 for e in message.left}
             self._notify(ClockChanged())
+        elif isinstance(message, Error) and message.code == "bad_token" and self.token:
+            self.token = None
+            self.deal = DealWitness()  # the notes were of the seat the host does not know
+            self._notify(TokenRefused(message.text))
+            raise JoinAgain()
         elif isinstance(message, Error):
-            self.awaiting = False
-            self._notify(HostRefused(message.code, message.text, message.fatal))
+            if message.detail.get("seq", self._acted_at) == self._acted_at:
+                # Our latest move was refused (a refusal naming an older one leaves it waiting).
+                # The host sent every update before its refusal, so the view is the fresh one.
+                self.awaiting = False
+            self._notify(
+                HostRefused(message.code, message.text, message.fatal, dict(message.detail))
+            )
+            if message.fatal and message.code in STREAM_ERRORS:  # damaged on the way: again
+                raise ConnectionError(f"the host dropped us: {message.text} [{message.code}]")
             if message.fatal:
-                raise Fatal(f"the host refused: {message.text}")
+                raise Fatal(f"the host refused: {message.text}", message.code)
         elif isinstance(message, Result):
             try:
                 self.outcome = Outcome.from_data(message.outcome)
@@ -472,7 +569,47 @@ class TableClient:
         elif isinstance(message, Audit):
             self._on_audit(message)
         elif isinstance(message, Leave):
+            if self.host_closed:
+                self._closed_by_host()
+                return
             raise ConnectionError(f"the host left: {message.reason or 'no reason given'}")
+
+    def _taken_back(self, first: object) -> None:
+        """The host came back from a crash without action `first` and those after it: if we
+        saw them, our user hears that they are taken back (they will be decided again)."""
+        if type(first) is not int or first < 1 or first in self._told_taken_back:
+            return
+        if self.seq >= first:
+            self._told_taken_back.add(first)
+            self._notify_table("taken_back", count=self.seq - first + 1)
+
+    async def _witness(self, message: Commit | Pledges | Start) -> None:
+        """The deal being made: pledge, reveal, then hold the host to what we saw."""
+        if isinstance(message, Commit):
+            mine = self.deal.on_commit(
+                message.commitment, message.seats, self.seat, self.random_bytes
+            )
+            if mine is not None:
+                await self._send(Pledge(mine))
+        elif isinstance(message, Pledges):
+            part = self.deal.on_pledges({p.seat: p.commitment for p in message.pledges}, self.seat)
+            if part is not None:
+                await self._send(Contribute(part))
+        else:
+            parts = {c.seat: c.part for c in message.contributions}
+            if len(parts) != len(message.contributions):
+                raise DealTampered("the host published two seed parts for one seat")
+            self.deal.on_start(message.commitment, parts)
+            self._on_start(message)
+
+    async def _refuse_deal(self, reason: str) -> None:
+        """Leave before playing a card of a deal the host may have chosen, and say why."""
+        self.verdict = Verdict([reason])
+        self._notify(DealChecked(self.verdict))
+        self._leaving = True
+        with contextlib.suppress(Exception):
+            await self._send(Leave("the deal is not fair: " + reason[:170]))
+        raise Fatal(f"deal NOT verified: {reason}")
 
     def _on_start(self, start: Start) -> None:
         try:
@@ -486,8 +623,8 @@ class TableClient:
                 f"{game.rules_version}: both need the same release"
             )
         self.game, self.config, self.names = game, config, start.names
+        self.cards = [dict(c) for c in start.cards]
         self.seat = start.seat
-        self._commitment = start.commitment
         self._contributions = {c.seat: c.part for c in start.contributions}
         self._notify(GameStarted(config, start.seat, start.names))
 
@@ -501,22 +638,61 @@ class TableClient:
         self._audit_seed = audit.seed
         if len(self._audit) < audit.total:
             return
-        game, config = self.game, self.config
-        if game is None or config is None or self._commitment is None:
+        game, config, deal = self.game, self.config, self.deal
+        if game is None or config is None or deal.host_commitment is None:
             raise Fatal("the host sent an audit before the game started")
         self.verdict = verify_game(
             game,
             config,
             seat=self.seat,
-            commit=self._commitment,
+            commit=deal.host_commitment,
             host_part=audit.host_part,
             contributions=self._contributions,
-            my_contribution=self._my_part,
+            my_contribution=deal.contribution,
             actions=self._audit,
-            received=self.log,
+            received=self.steps,
+            pledges=deal.pledges if deal.saw_the_deal else None,
+            claimed_seed=audit.seed,
+            finished=not self.host_closed,
         )
+        self.verdict.problems.extend(deal.problems(self.seat))
+        self.verdict.caveats.extend(deal.caveats())
+        if self.host_closed:
+            self.standings = self._standings_so_far(game, config, audit.host_part)
+            self._closed_by_host()
+            return
         self._notify(DealChecked(self.verdict))
         self._done.set()
+
+    def _standings_so_far(
+        self, game: Game[Any], config: TableConfig, host_part: bytes
+    ) -> Outcome | None:
+        """The results of a game the host stopped, from the actions it revealed."""
+        try:
+            state = game.setup(config, combine(host_part, self._contributions))
+            for seat, data in self._audit:
+                game.apply(state, seat, game.decode_action(data))
+            return game.outcome(state) or game.standings(state)
+        except (GameError, ValueError, NotImplementedError):
+            return None
+
+    def _closed_by_host(self) -> None:
+        if not self._done.is_set():
+            self._notify(TableClosed(self.standings, self.verdict))
+            self._done.set()
+
+
+def _failure_code(exc: BaseException) -> str:
+    """`Failed.code` for a connection that failed with `exc`."""
+    if isinstance(exc, socket.gaierror):
+        return "unknown_host"
+    if isinstance(exc, ConnectionRefusedError):
+        return "refused"
+    if isinstance(exc, TimeoutError):
+        return "timeout"
+    if isinstance(exc, ProtocolError):
+        return exc.code.value
+    return "unreachable"
 
 
 def _describe(exc: BaseException) -> str:
@@ -527,5 +703,5 @@ def _describe(exc: BaseException) -> str:
     if isinstance(exc, ProtocolError):
         return str(exc)
     if isinstance(exc, OSError):
-        return exc.strerror or exc.__class__.__name__
+        return exc.strerror or str(exc) or exc.__class__.__name__
     return exc.__class__.__name__

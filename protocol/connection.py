@@ -67,6 +67,8 @@ class Connection:
         self._sealer: Sealer | None = None
         self._opener: Opener | None = None
         self._sending_encrypted = False
+        self._paused = False
+        """Waiting for something from the adapter (a password key): no frame is read."""
         self.state = ConnectionState.HANDSHAKE
         self.error: ProtocolError | None = None
         self.handshake: HandshakeDone | None = None
@@ -107,6 +109,14 @@ class Connection:
         self._outbox.clear()
         return out
 
+    def refuse(self, code: ErrorCode, text: str, detail: dict[str, object] | None = None) -> bytes:
+        """End the connection with our own refusal (a plaintext `error` during the handshake,
+        an encrypted one after it); returns every byte owed to the peer. The connection is in
+        ERROR afterwards."""
+        self._usable()
+        self._fail(_Refusal(code, text, detail or {}))
+        return self.data_to_send()
+
     @property
     def can_send(self) -> bool:
         """Session messages may be sent (a client may start before the host's confirm)."""
@@ -132,7 +142,9 @@ class Connection:
             theirs = theirs if type(theirs) is int else -1
             return version_mismatch(self.ROLE, theirs)
         return PeerError(
-            f"the {self.PEER} ended the handshake: {message.text} [{message.code}]", message.code
+            f"the {self.PEER} ended the handshake: {message.text} [{message.code}]",
+            message.code,
+            dict(message.detail),
         )
 
     def _plain(self, body: bytes, expected: type[Message]) -> Message:
@@ -212,6 +224,8 @@ class Connection:
         while True:
             if self._events:
                 return self._events.popleft()
+            if self._paused:
+                return NeedData()
             if self.state is ConnectionState.CLOSED:
                 return ConnectionClosed()
             body = self._reader.next_body()
@@ -259,6 +273,8 @@ class Connection:
         if not isinstance(exc, RemoteProtocolError) or isinstance(exc, PeerError):
             return
         detail: dict[str, object] = {}
+        if isinstance(exc, _Refusal):
+            detail = exc.detail
         if isinstance(exc, VersionMismatch):
             detail = {f"{self.ROLE}_version": exc.ours, f"{self.PEER}_version": exc.theirs}
         report = Error(exc.code.value, exc.text[:500], True, detail)
@@ -269,6 +285,14 @@ class Connection:
                 self._queue_plain(report)
         except ProtocolError:
             pass
+
+
+class _Refusal(RemoteProtocolError):
+    """Our own decision to end a connection (`Connection.refuse`), told to the peer."""
+
+    def __init__(self, code: ErrorCode, text: str, detail: dict[str, object]) -> None:
+        super().__init__(code, text)
+        self.detail = detail
 
 
 def version_mismatch(role: Role, theirs: int) -> VersionMismatch:

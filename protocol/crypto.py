@@ -82,14 +82,14 @@ def stretch_password(password: str, salt: bytes) -> bytes:
 
 @dataclass(frozen=True)
 class TablePassword:
-    """A table's password, stretched once when the table is made (the host keeps only this)."""
+    """A table's password, as the host keeps it. Every handshake stretches it with a salt of
+    its own, so a key computed for one handshake (or a table of them, for many guesses) is no
+    use for the next: an online guess costs the guesser a whole scrypt, every time."""
 
-    salt: bytes
-    key: bytes
+    text: str
 
-    @classmethod
-    def create(cls, password: str, salt: bytes) -> TablePassword:
-        return cls(salt, stretch_password(password, salt))
+    def stretch(self, salt: bytes) -> bytes:
+        return stretch_password(self.text, salt)
 
     def __repr__(self) -> str:
         return "TablePassword(<hidden>)"

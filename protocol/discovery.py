@@ -3,12 +3,16 @@
 Replies are hints from anyone on the network, so they are validated strictly and never trusted:
 the fingerprint in a reply is only a prefix to compare with what the handshake later proves.
 The query goes to a configurable target (the broadcast address by default, 127.0.0.1 in tests).
+
+Several hosts may run on one machine: each answers on the first free UDP port of a small range,
+and a query goes to every port of that range, so every table is found.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import socket
 import time
 from collections.abc import Callable
@@ -25,6 +29,16 @@ REPLY_TAG = "netcards!"
 DISCOVERY_VERSION = 1
 MAX_DATAGRAM = 1200
 NONCE_BYTES = 8
+PORT_SPAN = 8
+"""Hosts answer on the first free port of discovery_port() .. discovery_port() + 7."""
+
+
+def discovery_ports(port: int | None = None) -> list[int]:
+    """The UDP ports a query goes to: `port` alone when given, else the whole range."""
+    if port is not None:
+        return [port]
+    base = discovery_port()
+    return [p for p in range(base, base + PORT_SPAN) if p < 65536]
 
 
 class BadDatagram(ValueError):
@@ -42,6 +56,7 @@ class TableInfo:
     port: int
     protocol: int
     fingerprint: str
+    password: bool = False
 
     def to_data(self) -> dict[str, Any]:
         return {
@@ -52,6 +67,7 @@ class TableInfo:
             "port": self.port,
             "protocol": self.protocol,
             "fp": self.fingerprint,
+            "pw": self.password,
         }
 
 
@@ -130,8 +146,11 @@ def decode_reply(data: bytes, nonce: bytes) -> TableInfo:
     if obj.get("n") != nonce:
         raise BadDatagram("reply to another query")
     expected = {"t", "v", "n", "name", "game", "players", "free", "port", "protocol", "fp"}
-    if set(obj) != expected:
+    if set(obj) - {"pw"} != expected:  # hosts before "pw" did not say
         raise BadDatagram("unexpected fields")
+    password = obj.get("pw", False)
+    if not isinstance(password, bool):
+        raise BadDatagram("bad pw")
     players = _int(obj, "players", 1, 16)
     return TableInfo(
         name=_text(obj, "name", 64),
@@ -141,6 +160,7 @@ def decode_reply(data: bytes, nonce: bytes) -> TableInfo:
         port=_int(obj, "port", 1, 65535),
         protocol=_int(obj, "protocol", 0, 1000),
         fingerprint=_text(obj, "fp", 64),
+        password=password,
     )
 
 
@@ -156,8 +176,15 @@ class Responder:
         self._last = time.monotonic()
 
     async def start(self, host: str = "0.0.0.0", port: int | None = None) -> int:
-        """Listen; returns the UDP port (useful when `port` is 0)."""
-        self._stream = await asyncio_dgram.bind((host, discovery_port() if port is None else port))
+        """Listen on `port`, or on the first free port of the range; returns the port."""
+        ports = discovery_ports(port)
+        for candidate in ports:
+            try:
+                self._stream = await asyncio_dgram.bind((host, candidate))
+                break
+            except OSError as exc:
+                if exc.errno != errno.EADDRINUSE or candidate == ports[-1]:
+                    raise
         self._task = asyncio.create_task(self._serve())
         return int(self._stream.sockname[1])
 
@@ -202,7 +229,8 @@ async def discover(
     timeout: float = 1.5,
     nonce: bytes,
 ) -> list[FoundTable]:
-    """Ask `target` (default: the configured discovery target) and collect replies for `timeout` s."""
+    """Ask `target` (default: the configured discovery target) on `port` (default: every port
+    of the range) and collect replies for `timeout` seconds."""
     dest = target or discovery_target()
     family = socket.AF_INET6 if ":" in dest else socket.AF_INET
     stream = await asyncio_dgram.bind(("::" if family == socket.AF_INET6 else "0.0.0.0", 0))
@@ -210,7 +238,9 @@ async def discover(
     try:
         if dest.endswith(".255"):
             stream.socket.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
-        await stream.send(encode_query(nonce), (dest, discovery_port() if port is None else port))
+        for each in discovery_ports(port):
+            with contextlib.suppress(ConnectionError):  # an earlier port said nobody listens
+                await stream.send(encode_query(nonce), (dest, each))
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while (left := deadline - loop.time()) > 0:
@@ -218,6 +248,8 @@ async def discover(
                 data, addr = await asyncio.wait_for(stream.recv(), left)
             except TimeoutError:
                 break
+            except ConnectionError:  # a port of the range where nobody listens
+                continue
             try:
                 info = decode_reply(data, nonce)
             except BadDatagram:

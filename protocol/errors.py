@@ -49,11 +49,41 @@ class ErrorCode(StrEnum):
     # Reasons the application (the table) gives in an `error` message.
     REFUSED = "refused"
     ILLEGAL_ACTION = "illegal_action"
+    STALE_SEQ = "stale_seq"
+    FUTURE_SEQ = "future_seq"
     TABLE_FULL = "table_full"
     BAD_TOKEN = "bad_token"
     NOT_ALLOWED = "not_allowed"
     TIMEOUT = "timeout"
     INTERNAL = "internal"
+    THROTTLED = "throttled"
+
+
+STREAM_ERRORS = frozenset(
+    {
+        ErrorCode.FRAME_TOO_LARGE,
+        ErrorCode.EMPTY_FRAME,
+        ErrorCode.TRUNCATED,
+        ErrorCode.BAD_ENCODING,
+        ErrorCode.EXT_TYPE,
+        ErrorCode.TOO_DEEP,
+        ErrorCode.TOO_LARGE,
+        ErrorCode.BAD_KEY,
+        ErrorCode.DUPLICATE_KEY,
+        ErrorCode.NOT_A_MAP,
+        ErrorCode.UNKNOWN_TYPE,
+        ErrorCode.MISSING_FIELD,
+        ErrorCode.EXTRA_FIELD,
+        ErrorCode.WRONG_TYPE,
+        ErrorCode.OUT_OF_RANGE,
+        ErrorCode.AUTHENTICATION_FAILED,
+        ErrorCode.COUNTER_EXHAUSTED,
+        ErrorCode.TIMEOUT,
+    }
+)
+"""Reasons that are about the bytes of one connection (a damaged frame, a silent link), not
+about who is connecting: a player refused for one of these reconnects with its seat token,
+as after a cut; any other fatal reason (a full table, a bad token...) ends its session."""
 
 
 class ProtocolError(Exception):
@@ -118,8 +148,10 @@ class WrongPassword(RemoteProtocolError):
 
 
 class PeerError(RemoteProtocolError):
-    """The peer ended the handshake with an `error` message; `peer_code` is its reason."""
+    """The peer ended the handshake with an `error` message; `peer_code` is its reason and
+    `detail` its details (such as `retry_after_ms` of a `throttled`)."""
 
-    def __init__(self, text: str, peer_code: str) -> None:
+    def __init__(self, text: str, peer_code: str, detail: dict[str, object] | None = None) -> None:
         super().__init__(ErrorCode.PEER_ERROR, text)
         self.peer_code = peer_code
+        self.detail = detail or {}

@@ -28,6 +28,16 @@ class MessageReceived:
 
 
 @dataclass(frozen=True, slots=True)
+class PasswordKeyNeeded:
+    """(Host, table with a password.) The client's `confirm` is in, and judging it needs the
+    password stretched with this connection's `salt`: slow on purpose, so the adapter computes
+    it off the event loop (after any throttling) and hands it to `supply_password_key`. Until
+    then the connection reads nothing more."""
+
+    salt: bytes
+
+
+@dataclass(frozen=True, slots=True)
 class NeedData:
     """Nothing more can be decoded until `receive_data` is called again."""
 
@@ -37,4 +47,4 @@ class ConnectionClosed:
     """The peer ended its stream cleanly, between two frames, after the handshake."""
 
 
-ConnectionEvent = HandshakeDone | MessageReceived | NeedData | ConnectionClosed
+ConnectionEvent = HandshakeDone | MessageReceived | PasswordKeyNeeded | NeedData | ConnectionClosed

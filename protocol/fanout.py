@@ -14,7 +14,16 @@ from typing import Any, TypeVar
 from netcards.event import Event
 from netcards.game import Game
 from protocol.limits import MAX_CONTAINER, MAX_PLAINTEXT
-from protocol.messages import Audit, AuditEntry, History, Message, Snapshot, Update, encode
+from protocol.messages import (
+    Audit,
+    AuditEntry,
+    History,
+    HistoryStep,
+    Message,
+    Snapshot,
+    Update,
+    encode,
+)
 from protocol.wire import pack
 
 T = TypeVar("T")
@@ -97,7 +106,10 @@ def audit_messages(
 
 
 def history_messages(
-    events: Sequence[dict[str, Any]], budget: int = MAX_PLAINTEXT - 256
+    steps: Sequence[tuple[int, int, Sequence[dict[str, Any]]]],
+    budget: int = MAX_PLAINTEXT - 256,
 ) -> list[History]:
-    """A seat's whole event log (already filtered for it), in frame-sized chunks."""
-    return _chunks(events, lambda at, part: History(at, len(events), part), budget)
+    """A seat's whole log, (update number, actor, events already filtered for it) per action,
+    in frame-sized chunks."""
+    entries = [HistoryStep(seq, actor, tuple(events)) for seq, actor, events in steps]
+    return _chunks(entries, lambda at, part: History(at, len(entries), part), budget)

@@ -11,19 +11,34 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from netcards.errors import GameError
+from netcards.errors import FutureMove, GameError, StaleMove
 from netcards.game import Outcome
 from netcards.table import LobbyError, Table
+from protocol.admission import Waiting, make_room, spectator_refusal
 from protocol.crypto import TablePassword
+from protocol.deal_round import DealRefusal, DealRound
 from protocol.discovery import Responder, TableInfo
-from protocol.errors import ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
-from protocol.events import ConnectionClosed, HandshakeDone, MessageReceived, NeedData
+from protocol.errors import (
+    ErrorCode,
+    LocalProtocolError,
+    ProtocolError,
+    RemoteProtocolError,
+    WrongPassword,
+)
+from protocol.events import (
+    ConnectionClosed,
+    HandshakeDone,
+    MessageReceived,
+    NeedData,
+    PasswordKeyNeeded,
+)
 from protocol.fanout import audit_messages, history_messages, snapshot_for, update_for
 from protocol.host_connection import HostConnection
 from protocol.identity import IdentityKey
@@ -44,16 +59,20 @@ from protocol.messages import (
     Leave,
     Lobby,
     Message,
+    Pledge,
+    Pledges,
     Ready,
     RemoveBot,
     Result,
     Say,
     Seated,
     SeatInfo,
+    SeatPledge,
     SetOptions,
     Start,
     TableNotice,
 )
+from protocol.throttle import FailureThrottle
 
 Log = Callable[[str], None]
 
@@ -66,9 +85,14 @@ class HostSettings:
     bot_delay: float = 0.0
     handshake_timeout: float = 10.0
     join_timeout: float = 15.0
+    pledge_timeout: float = 10.0
     contribute_timeout: float = 10.0
     queue_limit: int = 512
-    max_peers: int = 64
+    max_waiting: int = 64
+    """Connections that have not joined yet; beyond this the oldest are shed (see admission)."""
+    max_waiting_per_address: int = 8
+    max_spectators: int = 32
+    max_spectators_per_address: int = 4
     chat_burst: int = 8
     chat_per_second: float = 1.0
     chat_abuse_limit: int = 20
@@ -82,6 +106,7 @@ class HostSettings:
 class Peer:
     number: int
     address: str
+    ip: str
     conn: HostConnection
     writer: asyncio.StreamWriter
     queue: asyncio.Queue[bytes | None]
@@ -95,6 +120,7 @@ class Peer:
     chat_checked: float = 0.0
     refusals: int = 0
     closed: bool = False
+    opened: float = 0.0
     tasks: list[asyncio.Task[Any]] = field(default_factory=list)
 
     @property
@@ -107,6 +133,15 @@ class Dropped(Exception):
     """A peer must be disconnected; the message says why (for the host's log)."""
 
 
+@dataclass
+class _Turn:
+    """Password checks of one address take turns: a burst of guesses is judged one by one, each
+    against the throttle as it stands after the one before."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0
+
+
 class TableHost:
     def __init__(
         self,
@@ -117,25 +152,37 @@ class TableHost:
         settings: HostSettings | None = None,
         journal: JournalWriter | None = None,
         owner_token: bytes | None = None,
+        owner_name: str | None = None,
         log: Log | None = None,
         random_bytes: Callable[[int], bytes] = os.urandom,
+        throttle: FailureThrottle | None = None,
     ) -> None:
         self.table = table
         self.identity = identity
         self.settings = settings or HostSettings()
         self.journal = journal
         self.owner_token = owner_token.hex() if owner_token else None
+        self.owner_name = owner_name
+        """A headless table's owner: the first player to join under this name (while the
+        seat it takes is held, nobody else can become the owner)."""
         self.log: Log = log or (lambda _line: None)
         self.random_bytes = random_bytes
-        self.password = (
-            TablePassword.create(password, random_bytes(16)) if password is not None else None
-        )
+        self.password = TablePassword(password) if password is not None else None
+        self.throttle = throttle if throttle is not None else FailureThrottle()
+        """Wrong passwords per peer address: a growing wait before the next guess is judged."""
+        self._turns: dict[str, _Turn] = {}
+        self._stretching = asyncio.Semaphore(1)
         self.peers: dict[int, Peer] = {}
         self.seq = len(table.actions)
-        self.dealing = False
-        self.asked: set[int] = set()
+        self.round: DealRound | None = None
+        self.taken_back_from: int | None = None
+        """Set when resuming from a journal whose last action was torn: that action's number.
+        Everyone who comes back is told, so that whoever had seen it knows it is taken back."""
+        self._withheld: set[str] = set()
+        """Seat tokens of players who pledged and did not reveal in time: not asked again."""
         self.finished = asyncio.Event()
         self.port = 0
+        self.discovery_port = 0
         self._numbers = 0
         self._server: asyncio.Server | None = None
         self._grace: dict[int, asyncio.TimerHandle] = {}
@@ -166,15 +213,33 @@ class TableHost:
         return self.port
 
     async def close(self) -> None:
+        """Close the table on purpose. Every player hears it before the connection closes: a
+        `closed` notice, the audit of a game stopped halfway (its results so far and its deal
+        check), then `leave`. A host that dies says nothing: its players wait for it instead."""
         if self._responder is not None:
             await self._responder.close()
         if self._server is not None:
             self._server.close()
+        table = self.table
+        audit = (
+            audit_messages(table.host_part, table.seed, table.actions)
+            if table.phase == "playing"
+            else []
+        )
         for peer in list(self.peers.values()):
+            if peer.joined:
+                self._send(peer, TableNotice("closed", {}))
+                for chunk in audit:
+                    self._send(peer, chunk)
             self._send(peer, Leave("the host closed the table"))
             self._close(peer)
+        writers = [task for peer in self.peers.values() for task in peer.tasks]
+        if writers:
+            await asyncio.wait(writers, timeout=2.0)  # the last words reach everyone first
         for handle in self._grace.values():
             handle.cancel()
+        if self._deal_timer is not None:
+            self._deal_timer.cancel()
         for seat in list(self._clocks):
             self._stop_clock(seat)
         for clock_task in self._clock_tasks:
@@ -200,6 +265,10 @@ class TableHost:
             await asyncio.sleep(0.05)
 
     @property
+    def dealing(self) -> bool:
+        return self.round is not None
+
+    @property
     def outcome(self) -> Outcome | None:
         return self.table.outcome()
 
@@ -214,13 +283,14 @@ class TableHost:
             self.port,
             PROTOCOL_VERSION,
             self.identity.fingerprint,
+            self.password is not None,
         )
 
     async def announce(self, port: int | None = None) -> str | None:
         """Answer LAN discovery queries until the table closes; the reason if it cannot."""
         responder = Responder(self.table_info)
         try:
-            await responder.start("0.0.0.0", port)
+            self.discovery_port = await responder.start("0.0.0.0", port)
         except OSError as exc:
             return exc.strerror or str(exc)
         self._responder = responder
@@ -230,11 +300,17 @@ class TableHost:
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peername = writer.get_extra_info("peername")
+        ip = str(peername[0]) if peername else "?"
         address = f"{peername[0]}:{peername[1]}" if peername else "?"
-        if len(self.peers) >= self.settings.max_peers:
-            self.log(f"refused {address}: {self.settings.max_peers} connections already")
+        refusal = self._guessing_refusal(ip)
+        if refusal is not None:  # no handshake at all before the wait is over
+            text, detail = refusal
+            conn = HostConnection(self.identity, self.random_bytes, password=self.password)
+            writer.write(conn.refuse(ErrorCode.THROTTLED, text, detail))
             writer.close()
+            self.log(f"turned {address} away: {text}")
             return
+        self._make_room(ip)
         self._numbers += 1
         conn = HostConnection(
             self.identity, self.random_bytes, password=self.password, table=self.table.name
@@ -243,15 +319,20 @@ class TableHost:
         peer = Peer(
             self._numbers,
             address,
+            ip,
             conn,
             writer,
             asyncio.Queue(self.settings.queue_limit),
             Liveness(now, self.settings.ping_interval, self.settings.ping_timeout),
             chat_allowance=float(self.settings.chat_burst),
             chat_checked=now,
+            opened=now,
         )
         self.peers[peer.number] = peer
         peer.tasks.append(asyncio.create_task(self._write(peer)))
+        reading = asyncio.current_task()
+        if reading is not None:
+            peer.tasks.append(reading)
         try:
             await self._read(peer, reader)
         except Dropped as why:
@@ -263,6 +344,26 @@ class TableHost:
         finally:
             self._close(peer)
             self._forget(peer)
+
+    def _make_room(self, ip: str) -> None:
+        """Shed waiting (not yet joined) connections until one more from `ip` fits."""
+        s = self.settings
+        while True:
+            waiting = [
+                Waiting(p.number, p.ip, p.opened)
+                for p in self.peers.values()
+                if not p.joined and not p.closed
+            ]
+            victim = make_room(
+                waiting, ip, limit=s.max_waiting, per_address=s.max_waiting_per_address
+            )
+            if victim is None:
+                return
+            peer = self.peers[victim.number]
+            self.log(f"dropped {peer.label}: it has not joined; its place is needed to make room")
+            self._close(peer)
+            for task in peer.tasks:
+                task.cancel()
 
     async def _read(self, peer: Peer, reader: asyncio.StreamReader) -> None:
         opened = time.monotonic()
@@ -283,19 +384,27 @@ class TableHost:
             except TimeoutError:
                 raise Dropped("did not finish the handshake and join in time") from None
             peer.liveness.received(time.monotonic())
-            self._receive(peer, data)
+            salt = self._receive(peer, data)
+            while salt is not None and not peer.closed:
+                await self._judge_password(peer, salt)
+                salt = self._receive(peer, None)
             if peer.closed:
                 return
 
-    def _receive(self, peer: Peer, data: bytes) -> None:
+    def _receive(self, peer: Peer, data: bytes | None) -> bytes | None:
+        """Feed `data` (None: go on with what is buffered) and act on every event; the salt
+        if the connection waits for its password key."""
         conn = peer.conn
         try:
-            conn.receive_data(data)
+            if data is not None:
+                conn.receive_data(data)
             while True:
                 event = conn.next_event()
                 self._flush(peer)
                 if isinstance(event, NeedData):
-                    return
+                    return None
+                if isinstance(event, PasswordKeyNeeded):
+                    return event.salt
                 if isinstance(event, ConnectionClosed):
                     raise Dropped("closed the connection")
                 if isinstance(event, HandshakeDone):
@@ -303,12 +412,60 @@ class TableHost:
                 if isinstance(event, MessageReceived):
                     self._dispatch(peer, event.message)
                     if peer.closed:
-                        return
+                        return None
         except RemoteProtocolError as exc:
             self._flush(peer)
             raise Dropped(f"protocol error: {exc}") from None
         except LocalProtocolError as exc:
             raise Dropped(f"local protocol error: {exc}") from None
+
+    def _guessing_refusal(self, ip: str) -> tuple[str, dict[str, object]] | None:
+        """Why `ip` may not have a password judged now (it failed too often lately), or None."""
+        if self.password is None:
+            return None
+        now = time.monotonic()
+        wait = self.throttle.delay(ip, now)
+        if wait <= 0:
+            return None
+        if self.throttle.refused(ip, now):
+            text = (
+                "too many wrong passwords from your address: it is refused for "
+                f"{math.ceil(wait / 60)} more minute(s)"
+            )
+        else:
+            text = f"too many wrong passwords from your address: try again in {math.ceil(wait)} s"
+        return text, {"retry_after_ms": max(1, round(wait * 1000))}
+
+    async def _judge_password(self, peer: Peer, salt: bytes) -> None:
+        """Check the client's password, one guess at a time per address, only once its wait is
+        over; the slow scrypt runs in a worker thread, one at a time."""
+        assert self.password is not None
+        turn = self._turns.setdefault(peer.ip, _Turn())
+        turn.users += 1
+        try:
+            async with turn.lock:
+                refusal = self._guessing_refusal(peer.ip)
+                if refusal is not None:
+                    self._enqueue(peer, peer.conn.refuse(ErrorCode.THROTTLED, *refusal))
+                    raise Dropped(refusal[0])
+                async with self._stretching:
+                    key = await asyncio.to_thread(self.password.stretch, salt)
+                if peer.closed:
+                    return
+                try:
+                    peer.conn.supply_password_key(key)
+                except WrongPassword:
+                    self.throttle.failure(peer.ip, time.monotonic())
+                    self._flush(peer)
+                    raise Dropped("wrong password") from None
+                except RemoteProtocolError as exc:
+                    self._flush(peer)
+                    raise Dropped(f"protocol error: {exc}") from None
+                self.throttle.success(peer.ip)
+        finally:
+            turn.users -= 1
+            if turn.users == 0:
+                del self._turns[peer.ip]
 
     def _flush(self, peer: Peer) -> None:
         out = peer.conn.data_to_send()
@@ -357,18 +514,25 @@ class TableHost:
             peer.writer.close()
 
     def _forget(self, peer: Peer) -> None:
-        if self.peers.pop(peer.number, None) is None:
+        if self.peers.pop(peer.number, None) is None or not peer.joined:
             return
         if peer.seat is not None and peer.token is not None:
             if any(p.seat == peer.seat and p.joined for p in self.peers.values()):
                 return  # the seat has a newer connection already
-            if self.table.phase == "lobby" and peer.token != self.owner_token:
+            named_owner = self.owner_name is not None and peer.token == self.owner_token
+            if self.table.phase == "lobby" and (peer.token != self.owner_token or named_owner):
                 self.table.disconnect(peer.seat)
+                if named_owner:
+                    self.owner_token = None  # the owner may come back under the name
             else:
                 self.table.seats[peer.seat].connected = False
                 if self.table.phase == "playing":
                     self._notice("away", seat=peer.seat, name=self.table.seats[peer.seat].name)
                     self._start_grace(peer.seat)
+        problem = self.table.start_problem() if self.round is not None else None
+        if problem is not None:
+            self._call_off(problem)  # tells everyone, the lobby included
+            return
         self._broadcast_lobby()
 
     async def _watch_liveness(self) -> None:
@@ -389,8 +553,16 @@ class TableHost:
 
     # -- messages ---------------------------------------------------------------------------------
 
-    def _refuse(self, peer: Peer, code: ErrorCode, text: str, *, fatal: bool = False) -> None:
-        self._send(peer, Error(code.value, text[:500], fatal, {}))
+    def _refuse(
+        self,
+        peer: Peer,
+        code: ErrorCode,
+        text: str,
+        *,
+        fatal: bool = False,
+        detail: dict[str, Any] | None = None,
+    ) -> None:
+        self._send(peer, Error(code.value, text[:500], fatal, detail or {}))
         if fatal:
             self._close(peer)
             return
@@ -410,13 +582,15 @@ class TableHost:
             self._say(peer, message)
         elif isinstance(message, Ready):
             self._ready(peer, message)
-        elif isinstance(message, Contribute):
-            self._contribute(peer, message)
+        elif isinstance(message, Pledge | Contribute):
+            self._deal_message(peer, message)
         elif isinstance(message, AddBot | RemoveBot | SetOptions):
             self._owner_request(peer, message)
         elif isinstance(message, Leave):
             self.log(f"{peer.label} left: {message.reason or 'no reason given'}")
             self._close(peer)
+        elif isinstance(message, Error):
+            self.log(f"{peer.label} reports: {message.text} [{message.code}]")
         # pongs need nothing: any bytes count as a sign of life
 
     def _join(self, peer: Peer, join: Join) -> None:
@@ -424,6 +598,16 @@ class TableHost:
         peer.joined = True
         peer.name = join.name
         if join.spectator:
+            s = self.settings
+            refusal = spectator_refusal(
+                [p.ip for p in self.peers.values() if p.spectator and not p.closed],
+                peer.ip,
+                limit=s.max_spectators,
+                per_address=s.max_spectators_per_address,
+            )
+            if refusal is not None:
+                self._refuse(peer, ErrorCode.REFUSED, refusal, fatal=True)
+                return
             peer.spectator = True
             self._send(peer, Seated(None, None, False, False))
             self.log(f"{peer.label} watches")
@@ -445,10 +629,10 @@ class TableHost:
                     self._close(other)
             peer.seat, peer.token = seat.index, seat.token
             self._cancel_grace(seat.index)
-            if table.phase == "playing":
-                self._notice("back", seat=seat.index, name=seat.name)
             owner = seat.token == self.owner_token
             self._send(peer, Seated(seat.index, join.resume, True, owner))
+            if table.phase == "playing":
+                self._notice("back", seat=seat.index, name=seat.name)
             self.log(f"{peer.label} is back in seat {seat.index}")
             self._broadcast_lobby()
             self._catch_up(peer)
@@ -463,7 +647,11 @@ class TableHost:
             self._refuse(peer, code, f"{exc}; you may join as a spectator", fatal=True)
             return
         peer.seat, peer.token = seat.index, seat.token
-        self._send(peer, Seated(seat.index, token, False, False))
+        owner = self.owner_token is None and seat.name == self.owner_name
+        if owner:
+            self.owner_token = seat.token
+            self.log(f"{seat.name} owns the table")
+        self._send(peer, Seated(seat.index, token, False, owner))
         self.log(f"{peer.label} sits in seat {seat.index}")
         self._broadcast_lobby()
 
@@ -471,11 +659,15 @@ class TableHost:
         """A (re)joining peer mid-game gets the start, its whole log and a snapshot."""
         table = self.table
         if table.phase == "lobby":
-            if self.dealing and peer.seat in self.asked:
-                self._send(peer, Commit(table.commit, tuple(sorted(self.asked))))
+            if self.round is not None:  # the deal is being made: the joiner witnesses it too
+                self._send(peer, self._commit_message(self.round))
+                if self.round.stage == "revealing":
+                    self._send(peer, self._pledges_message(self.round))
             return
+        if self.taken_back_from is not None:  # before `start`, while it still has its old seq
+            self._send(peer, TableNotice("taken_back", {"seq": self.taken_back_from}))
         self._send(peer, self._start_message(peer.seat))
-        for chunk in history_messages(table.history(peer.seat)):
+        for chunk in history_messages(table.history_steps(peer.seat)):
             self._send(peer, chunk)
         self._send(peer, snapshot_for(table.game, table.state, self.seq, peer.seat))
         if table.phase == "over":
@@ -494,16 +686,10 @@ class TableHost:
             self._refuse(peer, ErrorCode.REFUSED, "you are sending chat too fast; slow down")
             return
         peer.chat_allowance -= 1
-        line = Chat(peer.seat, peer.name, say.text)
-        for other in self.peers.values():
-            if other.joined:
-                self._send(other, line)
+        self._to_everyone(Chat(peer.seat, peer.name, say.text))
 
     def _notice(self, code: str, **args: Any) -> None:
-        notice = TableNotice(code, args)
-        for peer in self.peers.values():
-            if peer.joined:
-                self._send(peer, notice)
+        self._to_everyone(TableNotice(code, args))
 
     def _ready(self, peer: Peer, ready: Ready) -> None:
         if peer.seat is None:
@@ -568,53 +754,103 @@ class TableHost:
         )
 
     def _broadcast_lobby(self) -> None:
-        lobby = self.lobby_message()
-        for peer in self.peers.values():
-            if peer.joined:
-                self._send(peer, lobby)
+        self._to_everyone(self.lobby_message())
 
     def _maybe_deal(self) -> None:
+        """Open a deal round once the table is full and ready: commit, then ask for pledges."""
         table = self.table
         if self.dealing or table.phase != "lobby" or table.start_problem() is not None:
             return
-        self.dealing = True
-        self.asked = {
-            p.seat for p in self.peers.values() if p.seat is not None and p.joined and not p.closed
+        asked = {
+            p.seat
+            for p in self.peers.values()
+            if p.seat is not None and p.joined and not p.closed and p.token not in self._withheld
         }
-        commit = Commit(table.commit, tuple(sorted(self.asked)))
-        for peer in self.peers.values():
-            if peer.joined:
-                self._send(peer, commit)
+        self.round = DealRound(asked)
+        self._to_everyone(self._commit_message(self.round))
         self._broadcast_lobby()
-        if not self.asked:
-            self._deal()
+        if not asked:
+            self._close_pledges()
         else:
-            loop = asyncio.get_running_loop()
-            self._deal_timer = loop.call_later(self.settings.contribute_timeout, self._deal)
+            self._set_deal_timer(self.settings.pledge_timeout, self._close_pledges)
 
-    def _contribute(self, peer: Peer, contribute: Contribute) -> None:
-        if not self.dealing or peer.seat not in self.asked:
-            self._refuse(peer, ErrorCode.UNEXPECTED_MESSAGE, "no seed contribution was asked for")
-            return
-        if self.table.seats[peer.seat].contribution is not None:
-            self._refuse(peer, ErrorCode.UNEXPECTED_MESSAGE, "you have contributed already")
-            return
-        self.table.contribute(peer.seat, contribute.part)
-        if all(self.table.seats[s].contribution is not None for s in self.asked):
-            self._deal()
+    def _commit_message(self, round_: DealRound) -> Commit:
+        return Commit(self.table.commit, tuple(sorted(round_.asked)))
 
-    def _deal(self) -> None:
-        if not self.dealing:
-            return
+    def _pledges_message(self, round_: DealRound) -> Pledges:
+        return Pledges(tuple(SeatPledge(s, c) for s, c in sorted(round_.pledges.items())))
+
+    def _set_deal_timer(self, delay: float, then: Callable[[], None]) -> None:
         if self._deal_timer is not None:
             self._deal_timer.cancel()
-        self.dealing = False
+        self._deal_timer = asyncio.get_running_loop().call_later(delay, then)
+
+    def _deal_message(self, peer: Peer, message: Pledge | Contribute) -> None:
+        """A pledge, or a part, for the round being made; the round moves on once all are in."""
+        round_ = self.round
+        try:
+            if round_ is None or peer.seat is None:
+                raise DealRefusal("no deal is being made now")
+            if isinstance(message, Pledge):
+                round_.pledge(peer.seat, message.commitment)
+            else:
+                round_.reveal(peer.seat, message.part)
+        except DealRefusal as exc:
+            self._refuse(peer, ErrorCode.UNEXPECTED_MESSAGE, str(exc))
+            return
+        if round_.stage == "pledging" and round_.all_pledged:
+            self._close_pledges()
+        elif round_.all_revealed:
+            self._deal()
+
+    def _close_pledges(self) -> None:
+        """Publish every pledge made so far; from now on players may reveal their parts."""
+        round_ = self.round
+        if round_ is None or round_.stage != "pledging":
+            return
+        problem = self.table.start_problem()
+        if problem is not None:
+            self._call_off(problem)
+            return
+        round_.close_pledges()
+        self._to_everyone(self._pledges_message(round_))
+        if round_.all_revealed:  # nobody pledged: the host's part alone makes the seed
+            self._deal()
+        else:
+            self._set_deal_timer(self.settings.contribute_timeout, self._reveals_late)
+
+    def _reveals_late(self) -> None:
+        """Seats that pledged and kept their part to themselves lose their say in this table's
+        deal (else one player could hold the table back for ever); the round is made again."""
+        if self.round is not None and not self.round.all_revealed:
+            late = self.round.missing()
+            self._withheld.update(t for t in (self.table.seats[s].token for s in late) if t)
+            names = ", ".join(self.table.seats[s].name for s in late)
+            self._call_off(f"{names} did not reveal their seed part in time")
+
+    def _call_off(self, reason: str) -> None:
+        """This round is over without a deal; the next one starts with a new commit."""
+        if self._deal_timer is not None:
+            self._deal_timer.cancel()
+        self.round = None
+        self.log(f"the deal is off: {reason}")
+        self._notice("deal_off", reason=reason)
+        self._broadcast_lobby()
+        self._maybe_deal()  # at once, if the table is still full and ready
+
+    def _deal(self) -> None:
+        round_ = self.round
+        if round_ is None or not round_.all_revealed:
+            return
         table = self.table
         problem = table.start_problem()
         if problem is not None:  # someone left while we waited
-            self._notice("deal_off", reason=problem)
-            self._broadcast_lobby()
+            self._call_off(problem)
             return
+        if self._deal_timer is not None:
+            self._deal_timer.cancel()
+        self.round = None
+        table.use_contributions(round_.parts)
         table.start()
         if self.journal is not None:
             self.journal.append(table.journal_start())
@@ -628,6 +864,11 @@ class TableHost:
         self._schedule_bots()
         self._sync_clock()
 
+    def _to_everyone(self, message: Message) -> None:
+        for peer in self.peers.values():
+            if peer.joined:
+                self._send(peer, message)
+
     def _start_message(self, seat: int | None) -> Start:
         table = self.table
         return Start(
@@ -639,6 +880,7 @@ class TableHost:
             seat,
             table.commit,
             tuple(Contribution(s, part) for s, part in sorted(table.contributions().items())),
+            tuple(table.game.cards(table.config)),
         )
 
     # -- play ---------------------------------------------------------------------------------------
@@ -651,11 +893,19 @@ class TableHost:
         if table.phase != "playing":
             self._refuse(peer, ErrorCode.NOT_ALLOWED, "no game is being played")
             return
-        if message.seq > self.seq:
-            self._refuse(peer, ErrorCode.ILLEGAL_ACTION, f"there is no update {message.seq} yet")
-            return
         try:
-            events = table.submit(peer.seat, message.action)
+            events = table.submit(peer.seat, message.action, seen=message.seq)
+        except (StaleMove, FutureMove) as exc:
+            # Every update up to `latest` went out before this refusal: the player's view is
+            # already the fresh one.
+            code = ErrorCode.STALE_SEQ if isinstance(exc, StaleMove) else ErrorCode.FUTURE_SEQ
+            detail = {
+                "seq": message.seq,
+                "latest": self.seq,
+                "asked_at": table.decision_asked_at(peer.seat),
+            }
+            self._refuse(peer, code, str(exc), detail=detail)
+            return
         except GameError as exc:
             self._refuse(peer, ErrorCode.ILLEGAL_ACTION, str(exc))
             return
@@ -751,10 +1001,7 @@ class TableHost:
             ClockEntry(s, max(0, int((deadline - now) * 1000)))
             for s, (_, deadline) in sorted(self._clocks.items())
         )
-        message = Clock(round(per_turn * 1000), left)
-        for peer in self.peers.values():
-            if peer.joined:
-                self._send(peer, message)
+        self._to_everyone(Clock(round(per_turn * 1000), left))
 
     def _stop_clock(self, seat: int) -> None:
         entry = self._clocks.pop(seat, None)

@@ -1,5 +1,13 @@
-"""The host's journal on disk: one JSON object per line, flushed (and synced) before the action's
-events leave the host, so that no acknowledged action is lost if the host process dies."""
+"""The host's journal on disk: one JSON object per line, each flushed and synced to the disk
+before the action's events leave the host, so that no acknowledged action is lost if the host
+process dies or the computer loses power (`bench/journal.py` measures what the sync costs).
+
+A crash can still leave the last line half-written. Such a torn record is dropped when the
+journal is read, and cut off the file before anything is appended to it (`JournalWriter`
+does it when it opens the file), so that a second crash never leaves a damaged line in the
+middle. A last line that lost only its newline is a whole record: it is kept, and the newline
+is put back.
+"""
 
 from __future__ import annotations
 
@@ -13,40 +21,84 @@ class JournalError(Exception):
     """A journal file that cannot be read back."""
 
 
+def _complete(data: bytes) -> tuple[int, bool]:
+    """(bytes of `data` that hold complete records, whether the last of them lacks its newline)."""
+    if not data or data.endswith(b"\n"):
+        return len(data), False
+    start = data.rfind(b"\n") + 1
+    try:
+        whole = isinstance(json.loads(data[start:]), dict)
+    except ValueError:
+        whole = False
+    return (len(data), True) if whole else (start, False)
+
+
 class JournalWriter:
-    def __init__(self, path: Path, *, sync: bool = False) -> None:
+    def __init__(self, path: Path, *, sync: bool = True) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self.sync = sync
+        created = not path.exists()
+        self.repaired = self._repair(path)
+        """Bytes of a torn last record cut off when the file was opened (0: none)."""
         self._file: IO[str] = path.open("a", encoding="utf-8")
         os.chmod(path, 0o600)
+        if created and sync:  # the new file's name must survive a power cut too
+            _sync_folder(path.parent)
+
+    @staticmethod
+    def _repair(path: Path) -> int:
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            return 0
+        keep, newline = _complete(data)
+        if keep == len(data) and not newline:
+            return 0
+        with path.open("r+b") as f:
+            f.truncate(keep)
+            if newline:
+                f.seek(keep)
+                f.write(b"\n")
+            f.flush()
+            os.fsync(f.fileno())
+        return len(data) - keep
 
     def append(self, record: dict[str, Any]) -> None:
         self._file.write(json.dumps(record, separators=(",", ":")) + "\n")
         self._file.flush()
         if self.sync:
-            os.fsync(self._file.fileno())
+            _sync_data(self._file.fileno())
 
     def close(self) -> None:
         self._file.close()
 
 
-def read_journal(path: Path) -> list[dict[str, Any]]:
-    """All complete records; a last line cut short by a crash is dropped, anything else is an error."""
+_sync_data = getattr(os, "fdatasync", os.fsync)
+
+
+def _sync_folder(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
     try:
-        text = path.read_text(encoding="utf-8")
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def read_journal(path: Path) -> list[dict[str, Any]]:
+    """All complete records; a torn last line is dropped, any other damage is an error."""
+    try:
+        data = path.read_bytes()
     except OSError as exc:
         raise JournalError(f"cannot read journal {str(path)!r}: {exc.strerror}") from None
-    lines = text.split("\n")
+    keep, _ = _complete(data)
     records = []
-    for number, line in enumerate(lines, 1):
+    for number, line in enumerate(data[:keep].split(b"\n"), 1):
         if not line.strip():
             continue
         try:
             record = json.loads(line)
-        except json.JSONDecodeError:
-            if number == len(lines):  # the unterminated last line of a crash
-                break
+        except ValueError:
             raise JournalError(f"journal {str(path)!r} line {number} is damaged") from None
         if not isinstance(record, dict):
             raise JournalError(f"journal {str(path)!r} line {number} is not a record")

@@ -250,7 +250,7 @@ class RemoveBot(Message):
 @message
 @dataclass(frozen=True, slots=True)
 class Commit(Message):
-    """Before the deal: the hash of the host's secret seed part; `seats` are asked to contribute."""
+    """Before the deal: the hash of the host's secret seed part; `seats` are asked to pledge."""
 
     TYPE: ClassVar[str] = "commit"
     SENDER: ClassVar[Sender] = "host"
@@ -261,8 +261,39 @@ class Commit(Message):
 
 @message
 @dataclass(frozen=True, slots=True)
+class Pledge(Message):
+    """A player's promise of its random seed part: the hash of the part, sent before any part
+    is revealed."""
+
+    TYPE: ClassVar[str] = "pledge"
+    SENDER: ClassVar[Sender] = "client"
+    PHASE: ClassVar[Phase] = "session"
+    commitment: Annotated[bytes, KEY32]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPledge:
+    """One seat's pledge, as published in `pledges`."""
+
+    seat: Annotated[int, SEAT]
+    commitment: Annotated[bytes, KEY32]
+
+
+@message
+@dataclass(frozen=True, slots=True)
+class Pledges(Message):
+    """Every pledge the deal will use, published before anyone reveals a part."""
+
+    TYPE: ClassVar[str] = "pledges"
+    SENDER: ClassVar[Sender] = "host"
+    PHASE: ClassVar[Phase] = "session"
+    pledges: Annotated[tuple[SeatPledge, ...], Seq(Record(SeatPledge), MAX_SEATS)]
+
+
+@message
+@dataclass(frozen=True, slots=True)
 class Contribute(Message):
-    """A player's random part of the game seed, sent after it saw the host's commitment."""
+    """A player's random part of the game seed, revealed once it saw every pledge published."""
 
     TYPE: ClassVar[str] = "contribute"
     SENDER: ClassVar[Sender] = "client"
@@ -284,7 +315,8 @@ class Contribution:
 @message
 @dataclass(frozen=True, slots=True)
 class Start(Message):
-    """The game begins: the table config, who sits where, and every published seed part."""
+    """The game begins: the table config, who sits where, every published seed part, and the
+    card catalogue (every card of this table's deck, by id), so a client needs no deck file."""
 
     TYPE: ClassVar[str] = "start"
     SENDER: ClassVar[Sender] = "host"
@@ -297,6 +329,7 @@ class Start(Message):
     seat: Annotated[int | None, Opt(SEAT)]
     commitment: Annotated[bytes, KEY32]
     contributions: Annotated[tuple[Contribution, ...], Seq(Record(Contribution), MAX_SEATS)]
+    cards: Annotated[tuple[dict[str, Any], ...], Seq(Data())]
 
 
 @message
@@ -339,10 +372,19 @@ class Snapshot(Message):
     to_act: Annotated[tuple[int, ...], Seq(SEAT, MAX_SEATS)]
 
 
+@dataclass(frozen=True, slots=True)
+class HistoryStep:
+    """One past update, as this seat saw it: its number, who acted, the events."""
+
+    seq: Annotated[int, COUNT]
+    actor: Annotated[int, SEAT]
+    events: Annotated[tuple[dict[str, Any], ...], Seq(Data())]
+
+
 @message
 @dataclass(frozen=True, slots=True)
 class History(Message):
-    """Every event so far as this seat saw it, in chunks that fit a frame; sent before the
+    """Every update so far as this seat saw it, in chunks that fit a frame; sent before the
     `snapshot` to a player who rejoins, so its log (and its end-of-game check) is whole again."""
 
     TYPE: ClassVar[str] = "history"
@@ -350,7 +392,7 @@ class History(Message):
     PHASE: ClassVar[Phase] = "session"
     offset: Annotated[int, COUNT]
     total: Annotated[int, COUNT]
-    events: Annotated[tuple[dict[str, Any], ...], Seq(Data())]
+    steps: Annotated[tuple[HistoryStep, ...], Seq(Record(HistoryStep))]
 
 
 @message

@@ -14,6 +14,9 @@ ENGLISH = {
     "back": "{name} is back",
     "clock": "time ran out for {name}: a bot played the turn",
     "deal_off": "the deal is off: {reason}",
+    "taken_back": "the host restarted without the last {count} move(s) it had announced: they "
+    "are taken back and played again",
+    "closed": "the host closed the table",
 }
 
 

@@ -3,9 +3,14 @@
 # types, the import layering contract and the whole test suite. Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The end-to-end terminal test drives real terminals through tmux.
-if ! command -v tmux >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-    (apt-get update -qq && apt-get install -y -qq tmux) >/dev/null 2>&1 || true
+# The end-to-end terminal tests drive real terminals through tmux, and the SSH door's test joins
+# with the real OpenSSH client.
+missing=""
+command -v tmux >/dev/null 2>&1 || missing="$missing tmux"
+command -v ssh >/dev/null 2>&1 || missing="$missing openssh-client"
+if [ -n "$missing" ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    # shellcheck disable=SC2086
+    (apt-get update -qq && apt-get install -y -qq $missing) >/dev/null 2>&1 || true
 fi
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'

@@ -7,32 +7,43 @@ which pass their own randomness so that deals (and snapshots) are the same every
 from __future__ import annotations
 
 import contextlib
-import locale
+import errno
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
-from textual.app import App
+from textual import events
+from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.command import CommandPalette, SearchIcon
+from textual.filter import LineFilter
+from textual.screen import Screen
 
-from protocol.client import Failed, SeatTaken
+from protocol.client import Failed, GameStarted, SeatTaken, TableClosed, TokenRefused
+from protocol.deal_witness import DealWitness
 from protocol.seat_tokens import SeatTokens
 from protocol.settings import data_dir
+from ui.ascii_filter import AsciiFilter
+from ui.failures import explain
 from ui.games import screen_class
-from ui.i18n import N_, _, current, from_locale, use
+from ui.i18n import N_, _, current, from_locale, ngettext, use
+from ui.keys import KeysInOrder
+from ui.screen_keys import screen_keys
 from ui.screens.confirm import Confirm, Notice
 from ui.screens.find import FindScreen
+from ui.screens.help import HelpScreen
 from ui.screens.host_setup import HostSetupScreen
 from ui.screens.join import JoinScreen
 from ui.screens.lobby import LobbyScreen
 from ui.screens.menu import MenuScreen
 from ui.screens.results import ResultsScreen
-from ui.screens.rules import RulesScreen
+from ui.screens.rules import RulesPicker, RulesScreen
 from ui.screens.settings import SettingsScreen
 from ui.session import Session, SessionNotice, TablePlan, join_table, open_table
+from ui.terminal import unicode_ok
 from ui.user_settings import UserSettings
-from ui.widgets.keybar import KeyBar
 
 
 @dataclass
@@ -40,12 +51,7 @@ class JoinPlan:
     address: str
     password: str | None = None
     spectator: bool = False
-
-
-def unicode_ok() -> bool:
-    """False when the locale cannot show box-drawing characters (ASCII mode then)."""
-    encoding = (locale.getpreferredencoding(False) or "").lower().replace("-", "")
-    return encoding in ("utf8", "utf16", "utf32")
+    name: str = ""
 
 
 class NetcardsApp(App[None]):
@@ -53,12 +59,20 @@ class NetcardsApp(App[None]):
 
     | Key | Action |
     | :- | :- |
-    | ctrl+q | Quit |
+    | ctrl+q | Quit (after asking, while at a table) |
+    | ctrl+p | Commands: every key of the screen, by name |
+    | ? | The keys of this screen (in a game: its rules) |
     """
 
     CSS_PATH = "netcards.tcss"
     TITLE = "netcards"
-    BINDINGS = [Binding("ctrl+q", "quit", N_("Quit"), show=False)]
+    writes_files = True
+    """False for a guest of the SSH door: nothing of theirs is saved on the host's disk."""
+    BINDINGS = [
+        Binding("ctrl+q", "quit", N_("Quit"), show=False, priority=True),
+        Binding("ctrl+p", "command_palette", N_("Commands"), show=False, priority=True),
+        Binding("question_mark", "help", N_("Keys of this screen"), show=False),
+    ]
 
     def __init__(
         self,
@@ -82,6 +96,18 @@ class NetcardsApp(App[None]):
         self.session: Session | None = None
         self.last_plan: TablePlan | JoinPlan | None = None
         self.host_log: list[str] = []
+        self.keys = KeysInOrder(self)
+        self.ascii_filter = AsciiFilter()
+
+    async def on_event(self, event: events.Event) -> None:
+        """Keys from the terminal wait their turn (see `ui.keys`); everything else as usual."""
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            self.keys.take(event)
+            return
+        await super().on_event(event)
+
+    async def route_key(self, event: events.Key) -> None:
+        await super().on_event(event)
 
     # -- start-up -------------------------------------------------------------------------------------
 
@@ -99,6 +125,13 @@ class NetcardsApp(App[None]):
             self.join_table(plan.address, self.settings.name, plan.password, plan.spectator)
 
     ASCII_KEYS = {"⏎": "enter", "←": "left", "→": "right", "↑": "up", "↓": "down", "⇥": "tab"}
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """In ASCII mode every line drawn ends up ASCII (see `ui.ascii_filter`)."""
+        filters = list(super().get_line_filters())
+        if self.ascii_mode:
+            filters.append(self.ascii_filter)
+        return filters
 
     def get_key_display(self, binding: Binding) -> str:
         shown = super().get_key_display(binding)
@@ -151,6 +184,30 @@ class NetcardsApp(App[None]):
     def show_join(self, address: str, fingerprint: str = "") -> None:
         self.push_screen(JoinScreen(address, self.settings.name, fingerprint))
 
+    # -- help and commands ----------------------------------------------------------------------------
+
+    def action_help(self) -> None:
+        keys = [(k.key, k.description) for k in screen_keys(self, self.screen)]
+        self.push_screen(HelpScreen(_("Keys of this screen"), keys))
+
+    def action_command_palette(self) -> None:
+        if self.use_command_palette and not CommandPalette.is_open(self):  # type: ignore[arg-type]
+            self.push_screen(Palette(placeholder=_("Search for commands…"), id="--command-palette"))
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """The palette: every key of the screen it was opened on (a game's hint, rules, chat,
+        leave...), then the app's own, all in the player's language."""
+        for key in screen_keys(self, screen):
+            if key.node is self:
+                continue
+            run = partial(key.node.run_action, key.action)
+            yield SystemCommand(key.description, _("key: {key}").format(key=key.key), run)
+        yield SystemCommand(
+            _("Keys of this screen"), _("key: {key}").format(key="?"), self.action_help
+        )
+        yield SystemCommand(_("Colour theme"), _("Change the colours"), self.action_change_theme)
+        yield SystemCommand(_("Quit"), _("key: {key}").format(key="ctrl+q"), self.action_quit)
+
     # -- sessions ----------------------------------------------------------------------------------------
 
     def open_table(self, plan: TablePlan) -> None:
@@ -167,17 +224,45 @@ class NetcardsApp(App[None]):
                 bot_delay=self.bot_delay,
                 random_bytes=self.random_bytes,
                 log=self.host_log.append,
+                failed_login=self.failed_ssh_login,
             )
-        except OSError as exc:
-            self.push_screen(
-                Notice(_("Cannot open the table: {reason}").format(reason=exc.strerror or exc))
-            )
+        except (OSError, ValueError) as exc:
+            self.cannot_open(plan, exc)
             return
         self.session = session
         practise = plan.bots == plan.players - 1 and plan.port == 0
         await self._to_screen(LobbyScreen(session))
         if practise:
             self.run_worker(self._ready_when_seated(session), group="session-ready")
+
+    def failed_ssh_login(self, address: str, user: str) -> None:
+        """Someone failed to log in through the table's SSH door: the host should know. The
+        name is anybody's text: shown as typed (printable characters only), never as markup."""
+        shown = "".join(ch for ch in user if ch.isprintable())[:64]
+        self.notify(
+            _("Failed SSH login as {user} from {address}").format(user=shown, address=address),
+            severity="warning",
+            markup=False,
+        )
+
+    def cannot_open(self, plan: TablePlan, exc: OSError | ValueError) -> None:
+        """One line that says what to do; back on the host form when the table came from it.
+        (A ValueError is a mistake in the SSH door's settings, such as its keys file.)"""
+        form = next((s for s in self.screen_stack if isinstance(s, HostSetupScreen)), None)
+        busy = isinstance(exc, OSError) and exc.errno == errno.EADDRINUSE
+        if busy:
+            text = (
+                _("Port {port} is already in use (another table?): choose another, or 0 for any.")
+                if form is not None
+                else _("Port {port} is already in use (another table?): use --port N, or --port 0.")
+            ).format(port=plan.port)
+        else:
+            reason = (exc.strerror if isinstance(exc, OSError) else None) or exc
+            text = _("Cannot open the table: {reason}").format(reason=reason)
+        if form is not None:
+            form.show_error(text, "port" if busy else None)
+        else:
+            self.push_screen(Notice(text))
 
     async def _ready_when_seated(self, session: Session) -> None:
         import asyncio
@@ -190,7 +275,7 @@ class NetcardsApp(App[None]):
             await asyncio.sleep(0.02)
 
     def join_table(self, address: str, name: str, password: str | None, spectator: bool) -> None:
-        self.last_plan = JoinPlan(address, password, spectator)
+        self.last_plan = JoinPlan(address, password, spectator, name)
         self.run_worker(
             self._join_table(address, name, password, spectator), exclusive=True, group="session"
         )
@@ -203,9 +288,9 @@ class NetcardsApp(App[None]):
         session = await join_table(
             address, name, self.post_message, password=password, spectator=spectator,
             trust=self.ask_trust,
+            token=None if spectator else tokens.load(address, name),
+            deal=None if spectator else DealWitness.restore(tokens.load_deal(address, name)),
         )  # fmt: skip
-        if not spectator:
-            session.client.token = tokens.load(address, name)
         self.session = session
         await self._to_screen(LobbyScreen(session))
 
@@ -224,7 +309,7 @@ class NetcardsApp(App[None]):
             "Ask the host to read theirs aloud (it is on their screen). Do they match?"
         ).format(address=address, fp=fingerprint)
         self.push_screen(
-            Confirm(question, _("They match: trust it"), _("No: leave")),
+            Confirm(question, _("They match: trust it"), _("No: leave"), default=False),
             lambda yes: answer.set_result(bool(yes)),
         )
         return await answer
@@ -237,10 +322,21 @@ class NetcardsApp(App[None]):
     def on_session_notice(self, message: SessionNotice) -> None:
         notice = message.notice
         session = self.session
-        if isinstance(notice, SeatTaken) and session is not None and session.host is None:
+        if isinstance(notice, TableClosed):
+            self.table_closed(notice)
+            return
+        if (
+            isinstance(notice, SeatTaken | GameStarted)
+            and session is not None
+            and session.host is None
+        ):
             client = session.client
             if client.token is not None and not client.spectator:
-                SeatTokens(data_dir() / "seats").save(client.address, client.name, client.token)
+                SeatTokens(data_dir() / "seats").save(
+                    client.address, client.name, client.token, client.deal.to_data()
+                )
+        if isinstance(notice, TokenRefused) and session is not None:
+            SeatTokens(data_dir() / "seats").forget(session.client.address, session.client.name)
         if self.screen_stack:
             self.screen.post_message(SessionNotice(notice))
 
@@ -259,28 +355,84 @@ class NetcardsApp(App[None]):
 
     def handle_session_end(self, notice: Any) -> None:
         if isinstance(notice, Failed):
-            if self.session is not None and self.session.client.outcome is not None:
+            session = self.session
+            if session is not None and session.client.outcome is not None:
                 return  # the game is over; the results screen says what it can
-            loud = "fingerprint" in notice.reason or "changed" in notice.reason
-            text = notice.reason
-            if loud:
-                text += "\n\n" + _(
-                    "If the host really made a new key, forget the old one in "
-                    "Settings > Known hosts (f), then join again."
-                )
+            plan = self.last_plan
+            address = session.client.address if session is not None else ""
+            refused_deal = session is not None and session.client.verdict is not None
+            why = explain(notice, address, refused_deal=refused_deal)
             self.back_to_menu()
-            self.push_screen(Notice(text, loud=loud))
+            if isinstance(plan, JoinPlan) and why.field is not None:
+                self.push_screen(
+                    JoinScreen(
+                        plan.address, plan.name or self.settings.name, password=plan.password,
+                        spectator=plan.spectator, error=why.text, focus=why.field,
+                    )
+                )  # fmt: skip
+                if why.loud:
+                    self.push_screen(Notice(why.text, loud=True))
+                return
+            self.push_screen(Notice(why.text, loud=why.loud))
         else:
             session = self.session
             if session is not None and session.client.game is not None:
                 SeatTokens(data_dir() / "seats").forget(session.client.address, session.client.name)
+
+    def table_closed(self, notice: TableClosed) -> None:
+        """The host closed the table: the results so far when a game was on, else a word."""
+        session = self.session
+        if session is not None:
+            SeatTokens(data_dir() / "seats").forget(session.client.address, session.client.name)
+        if session is None or notice.standings is None:
+            self.back_to_menu()
+            self.push_screen(Notice(_("The host closed the table.")))
+            return
+        self.run_worker(self._to_screen(ResultsScreen(session)), group="session")
+
+    def leaving_question(self, *, quitting: bool = False) -> Confirm:
+        """Leaving a table, or quitting while at one; a host is told it ends the table for all."""
+        session = self.session
+        others = self.others_at_table()
+        if session is not None and session.host is not None and others:
+            question = ngettext(
+                "You host this table: leaving closes it for the {n} other person at it, "
+                "and ends the game for them too. Close the table?",
+                "You host this table: leaving closes it for the {n} others at it, "
+                "and ends the game for them too. Close the table?",
+                others,
+            ).format(n=others)
+            return Confirm(question, _("Close the table"), _("Stay"), default=False, loud=True)
+        question = _("Leave the table and quit?") if quitting else _("Leave the table?")
+        return Confirm(question, _("Quit") if quitting else _("Leave"), _("Stay"))
+
+    def others_at_table(self) -> int:
+        """People (not bots) other than the host's own player connected to the hosted table."""
+        session = self.session
+        if session is None or session.host is None:
+            return 0
+        return sum(1 for peer in session.host.peers.values() if peer.joined and peer.seat != 0)
 
     def confirm_leave(self) -> None:
         def answer(yes: bool | None) -> None:
             if yes:
                 self.back_to_menu()
 
-        self.push_screen(Confirm(_("Leave the table?"), _("Leave"), _("Stay")), answer)
+        self.push_screen(self.leaving_question(), answer)
+
+    async def action_quit(self) -> None:
+        """ctrl+q: at once from the menus; at a table only once the player said so."""
+        session = self.session
+        done = session is None or session.client.outcome is not None or session.client.host_closed
+        if done or isinstance(self.screen, Confirm):
+            self.exit()
+            return
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.exit()
+
+        self.push_screen(self.leaving_question(quitting=True), answer)
 
     def back_to_menu(self) -> None:
         self.run_worker(self.close_session(), group="close")
@@ -300,31 +452,12 @@ class NetcardsApp(App[None]):
             self.back_to_menu()
 
 
-class RulesPicker(MenuScreen):
-    """Which game's rules?"""
+class Palette(CommandPalette):
+    """Textual's command palette, its search icon in ASCII when the app draws in ASCII."""
 
-    def compose(self) -> Any:
-        from textual.containers import Center, Vertical
-        from textual.widgets import OptionList, Static
-        from textual.widgets.option_list import Option
-
-        from netcards.registry import all_games
-
-        with Center(), Vertical(id="menu-box"):
-            yield Static(_("Rules"), id="menu-title")
-            yield OptionList(
-                *[
-                    Option(g.name, id=g.id)
-                    for g in sorted(all_games().values(), key=lambda g: g.name)
-                ],
-                id="menu",
-            )
-        yield KeyBar()
-
-    BINDINGS = [Binding("escape", "app.pop_screen", N_("Back"))]
-
-    def action_pick(self, key: str) -> None:
-        self.app.show_rules(key)  # type: ignore[attr-defined]
+    def on_mount(self) -> None:
+        if getattr(self.app, "ascii_mode", False):
+            self.query_one(SearchIcon).icon = ">"
 
 
 def make_app(

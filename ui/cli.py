@@ -20,11 +20,16 @@ from netcards.game import Game, TableConfig
 from netcards.options import parse_option_assignments
 from netcards.registry import all_games, get_game
 from netcards.table import Table, clean_name
-from protocol.address import DEFAULT_PORT, AddressError
+from protocol.address import DEFAULT_PORT, DEFAULT_SSH_PORT, AddressError
 from protocol.journal_file import JournalError
 from protocol.settings import DISCOVERY_PORT
 
 EXIT_USAGE = 2
+PASSWORD_VARIABLE = "NETCARDS_PASSWORD"
+PASSWORD_HELP = (
+    "the table password. Anyone on this computer can read a command line (ps): prefer "
+    f"--ask-password or the {PASSWORD_VARIABLE} environment variable"
+)
 
 
 class UsageError(Exception):
@@ -88,11 +93,17 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     host.add_argument("--port", type=int, help=f"TCP port (default {DEFAULT_PORT}; 0 = any free)")
     host.add_argument("--bind", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
-    host.add_argument("--password", help="players must give this password to join")
+    _password_options(host, "players must give this password to join")
     host.add_argument("--name", default="netcards table", help="the table's name")
     host.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     host.add_argument("--deck", type=Path, help="a deck file (TOML) instead of the house deck")
     host.add_argument("--headless", action="store_true", help="no screen: print what happens")
+    host.add_argument(
+        "--owner",
+        metavar="NAME",
+        help="with --headless: the player who joins under this name owns the table "
+        "(adds bots, changes options)",
+    )
     host.add_argument("--resume", type=Path, metavar="JOURNAL", help="continue a crashed game")
     host.add_argument("--journal", type=Path, help="where to write the journal")
     host.add_argument(
@@ -109,6 +120,21 @@ def _build_parser() -> argparse.ArgumentParser:
         help="time for each decision; then a bot plays it (default: no clock)",
     )
     host.add_argument(
+        "--ssh",
+        nargs="?",
+        type=int,
+        const=DEFAULT_SSH_PORT,
+        metavar="PORT",
+        help=f"open an SSH door: friends join with nothing but ssh "
+        f"(port {DEFAULT_SSH_PORT} if not given; 0 = any free)",
+    )
+    host.add_argument(
+        "--ssh-keys",
+        type=Path,
+        metavar="FILE",
+        help="let only these keys through the SSH door (an OpenSSH authorized_keys file)",
+    )
+    host.add_argument(
         "--discovery-port",
         type=int,
         help=f"UDP port to answer LAN queries on (default {DISCOVERY_PORT}; 0 = off)",
@@ -117,8 +143,13 @@ def _build_parser() -> argparse.ArgumentParser:
     join = sub.add_parser("join", help="join a table (opens its lobby)")
     join.add_argument("address", help="host[:port], e.g. 192.0.2.7 or [::1]:47474")
     join.add_argument("--name", help="your name at the table (default: from your settings)")
-    join.add_argument("--password")
+    _password_options(join, "the table's password, if it has one")
     join.add_argument("--spectate", action="store_true", help="watch instead of playing")
+    join.add_argument(
+        "--guest",
+        action="store_true",
+        help="as a guest of an SSH door runs it: this table only, nothing saved",
+    )
 
     bot = sub.add_parser("bot", help="join a table as a bot player, without a screen")
     bot.add_argument("address", help="host[:port], e.g. 192.0.2.7 or [::1]:47474")
@@ -126,7 +157,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "--level", default="heuristic", help="random, heuristic, search, search:N or search:Xs"
     )
     bot.add_argument("--name", default="Bot")
-    bot.add_argument("--password")
+    _password_options(bot, "the table's password, if it has one")
     bot.add_argument("--delay", type=float, default=0.0, help="seconds to wait before each move")
     bot.add_argument("--log", type=Path, help="append every message received (decrypted) here")
 
@@ -144,6 +175,36 @@ def _build_parser() -> argparse.ArgumentParser:
     deck = sub.add_parser("deck", help="print a game's house deck file, to start your own from")
     deck.add_argument("game", help=f"one of: {', '.join(sorted(all_games()))}")
     return parser
+
+
+def _password_options(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--password", help=f"{what}; {PASSWORD_HELP}")
+    parser.add_argument(
+        "--ask-password",
+        action="store_true",
+        help="ask for the password on the terminal (or read its first line from standard "
+        f"input when that is not a terminal); without either option, {PASSWORD_VARIABLE} is used "
+        "if it is set",
+    )
+
+
+def resolve_password(args: argparse.Namespace, stdin: IO[str] | None = None) -> str | None:
+    """The password from --password, else the prompt of --ask-password, else the environment."""
+    if args.password is not None and args.ask_password:
+        raise UsageError("give --password or --ask-password, not both")
+    if args.password is not None:
+        return str(args.password)
+    if args.ask_password:
+        stream = stdin or sys.stdin
+        if stream.isatty():
+            import getpass
+
+            return getpass.getpass("Table password: ")
+        line = stream.readline()
+        if not line:
+            raise UsageError("--ask-password: no password on standard input")
+        return line.rstrip("\r\n")
+    return os.environ.get(PASSWORD_VARIABLE) or None
 
 
 def table_config(
@@ -246,7 +307,7 @@ def _deck(args: argparse.Namespace, out: IO[str]) -> int:
 
 
 def _app(args: argparse.Namespace, **start: Any) -> int:
-    from ui.app import make_app
+    from ui.app import NetcardsApp, make_app
     from ui.i18n import from_locale, use
     from ui.user_settings import UserSettings
 
@@ -255,17 +316,45 @@ def _app(args: argparse.Namespace, **start: Any) -> int:
     name = getattr(args, "name", None)
     if args.command == "join" and name:
         settings.name = clean_name(name)
-    app = make_app(settings=settings, ascii_mode=True if args.ascii else None, **start)
+    ascii_mode = True if args.ascii else None
+    app: NetcardsApp
+    if getattr(args, "guest", False):
+        from ui.guest_app import make_guest_app
+
+        app = make_guest_app(settings, start["join"], ascii_mode)
+    else:
+        app = make_app(settings=settings, ascii_mode=ascii_mode, **start)
     app.run()
-    return 0
+    return app.return_code or 0
+
+
+def _ssh_door_options(args: argparse.Namespace) -> Any:
+    """The SSH door's port and allowed keys, checked before anything opens (None: no door)."""
+    if args.ssh is None:
+        if args.ssh_keys is not None:
+            raise UsageError("--ssh-keys needs --ssh (the door it guards)")
+        return None
+    if not 0 <= args.ssh <= 65535:
+        raise UsageError("--ssh must be between 0 and 65535")
+    if args.ssh_keys is None:
+        return None
+    from ui.ssh_door import DoorError, read_authorized_keys
+
+    try:
+        return read_authorized_keys(args.ssh_keys)
+    except DoorError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _host(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     from ui import headless
 
+    ssh_keys = _ssh_door_options(args)
     if not args.headless:
         if args.resume is not None:
             raise UsageError("--resume works with --headless only")
+        if args.owner is not None:
+            raise UsageError("--owner works with --headless only (the app's host owns its table)")
         if args.game is None:
             raise UsageError("host needs --game")
         from ui.session import TablePlan
@@ -275,9 +364,11 @@ def _host(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         table_plan = TablePlan(
             game.id, config.players, dict(config.options),
             bots=args.bots, bot_level=args.bot_level, stand_in_level=args.stand_in,
-            name=args.name, password=args.password,
+            name=args.name, password=resolve_password(args),
             bind=args.bind, port=DEFAULT_PORT if args.port is None else args.port,
-            discovery=args.discovery_port != 0, grace=args.grace, turn_clock=args.turn_clock,
+            discovery=args.discovery_port != 0, discovery_port=args.discovery_port,
+            grace=args.grace, turn_clock=args.turn_clock,
+            ssh_port=args.ssh, ssh_keys=args.ssh_keys,
         )  # fmt: skip
         if not 0 <= args.bots < config.players:
             raise UsageError(
@@ -306,8 +397,9 @@ def _host(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     if not 0 <= port <= 65535:
         raise UsageError("--port must be between 0 and 65535")
     plan = headless.HostPlan(
-        table, args.bind, port, args.password, journal, args.resume is not None, args.grace,
+        table, args.bind, port, resolve_password(args), journal, args.resume is not None, args.grace,
         args.discovery_port, args.bot_delay, args.turn_clock,
+        clean_name(args.owner) if args.owner is not None else None, args.ssh, ssh_keys,
     )  # fmt: skip
     return headless.main_loop(headless.run_host(plan, out, err))
 
@@ -324,7 +416,14 @@ def _bot(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         raise UsageError(str(exc)) from exc
     return headless.main_loop(
         headless.run_bot(
-            args.address, args.level, args.name, args.password, out, err, args.log, args.delay
+            args.address,
+            args.level,
+            args.name,
+            resolve_password(args),
+            out,
+            err,
+            args.log,
+            args.delay,
         )
     )
 
@@ -334,7 +433,7 @@ def _join(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     from ui.app import JoinPlan
 
     parse_address(args.address)
-    return _app(args, join=JoinPlan(args.address, args.password, args.spectate))
+    return _app(args, join=JoinPlan(args.address, resolve_password(args), args.spectate))
 
 
 def _replay(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import json
 import os
 import signal
@@ -32,9 +33,12 @@ from protocol.client import (
     LinkDown,
     SeatTaken,
     TableClient,
+    TableClosed,
     TableSays,
+    TokenRefused,
     ViewChanged,
 )
+from protocol.deal_witness import DealWitness
 from protocol.discovery import discover
 from protocol.host import HostSettings, TableHost
 from protocol.identity_store import load_or_create_identity
@@ -73,6 +77,16 @@ class HostPlan:
     discovery_port: int | None
     bot_delay: float = 0.0
     turn_clock: float = 0.0
+    owner: str | None = None
+    """The name under which a joining player owns the table (None: nobody owns it)."""
+    ssh_port: int | None = None
+    """Open the SSH door on this port (0: any free); None: no door."""
+    ssh_keys: Any = None
+    """The keys allowed through the door (asyncssh's SSHAuthorizedKeys); None: any."""
+
+
+GUESTS_LINGER = 120.0
+"""After the game, seconds the host waits for SSH guests still reading the results."""
 
 
 async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
@@ -92,16 +106,48 @@ async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
             grace=plan.grace, bot_delay=plan.bot_delay, turn_clock=plan.turn_clock
         ),
         journal=journal,
+        owner_name=plan.owner,
         log=log,
     )
-    port = await host.start(plan.bind, plan.port)
+    if journal.repaired and plan.table.phase != "lobby":
+        host.taken_back_from = len(plan.table.actions) + 1
+        log(
+            f"the journal ended in a torn record ({journal.repaired} bytes, cut off): action "
+            f"{host.taken_back_from} is taken back and will be decided again"
+        )
+    try:
+        port = await host.start(plan.bind, plan.port)
+    except OSError as exc:
+        journal.close()
+        if not plan.resumed:
+            with contextlib.suppress(OSError):
+                plan.journal_path.unlink()
+        if exc.errno == errno.EADDRINUSE:
+            raise OSError(port_in_use(plan.port)) from None
+        raise
+    door = None
+    if plan.ssh_port is not None:
+        from ui.ssh_door import open_door
+
+        try:
+            door = await open_door(
+                host, plan.bind, plan.ssh_port, password=plan.password,
+                authorized_keys=plan.ssh_keys, log=log,
+            )  # fmt: skip
+        except OSError:
+            await host.close()
+            raise
     if not plan.resumed:
         journal.append({"type": "listen", "port": port})
     if plan.discovery_port != 0:
         problem = await host.announce(plan.discovery_port)
         if problem is not None:
             log(f"LAN discovery is off: {problem}")
+        else:
+            log(f"LAN discovery answers on UDP port {host.discovery_port}")
     out.write(f"listening {format_address(plan.bind, port)} fingerprint {identity.fingerprint}\n")
+    if door is not None:
+        out.write(f"ssh {format_address(plan.bind, door.port)} fingerprint {door.fingerprint}\n")
     out.flush()
     err.write(f"host: journal {plan.journal_path}\n")
     stop = asyncio.Event()
@@ -116,19 +162,36 @@ async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
     if outcome is not None:
         await host.linger(3.0)
         print_outcome(plan.table.game.name, [s.name for s in plan.table.seats], outcome, out)
+        if door is not None:  # guests read the results in their app, then leave
+            lingering = asyncio.create_task(door.linger(GUESTS_LINGER))
+            await asyncio.wait({lingering, stopped}, return_when=asyncio.FIRST_COMPLETED)
+            lingering.cancel()
+    if door is not None:
+        await door.close()
     await host.close()
     for task in (finished, stopped):
         task.cancel()
     return 0 if outcome is not None else 1
 
 
+def port_in_use(port: int) -> str:
+    return (
+        f"port {port} is already in use (another table?): choose another with --port N, "
+        "or --port 0 for any free port"
+    )
+
+
 def print_outcome(game_name: str, names: list[str], outcome: Outcome, out: IO[str]) -> None:
     out.write(f"{game_name} is over.\n")
+    print_places(names, outcome, out)
+    out.write(result_line(outcome) + "\n")
+    out.flush()
+
+
+def print_places(names: list[str], outcome: Outcome, out: IO[str]) -> None:
     for seat in sorted(range(len(names)), key=lambda s: outcome.places[s]):
         star = " (winner)" if seat in outcome.winners else ""
         out.write(f"  {outcome.places[seat]}. {names[seat]}: {outcome.scores[seat]}{star}\n")
-    out.write(result_line(outcome) + "\n")
-    out.flush()
 
 
 def message_tracer(path: Path) -> Callable[[Message], None]:
@@ -164,6 +227,7 @@ async def run_bot(
         password=password,
         token=tokens.load(address, name),
         trace=message_tracer(trace) if trace is not None else None,
+        deal=DealWitness.restore(tokens.load_deal(address, name)),
     )
     runner = asyncio.create_task(client.run())
     bot: Any = None
@@ -195,7 +259,7 @@ async def run_bot(
             notice = get.result()
             if isinstance(notice, SeatTaken):
                 if client.token is not None:
-                    tokens.save(address, name, client.token)
+                    tokens.save(address, name, client.token, client.deal.to_data())
                 if notice.seat is None:
                     err.write(f"{name}: the host made us a spectator\n")
                 else:
@@ -203,11 +267,16 @@ async def run_bot(
                 if not notice.resumed:
                     await client.set_ready(True)
             elif isinstance(notice, GameStarted):
+                if client.token is not None:
+                    tokens.save(address, name, client.token, client.deal.to_data())
                 assert client.game is not None and notice.seat is not None
                 bot = make_bot(level, client.game, notice.config, notice.seat, os.urandom(32))
             elif isinstance(notice, ViewChanged):
                 refusals = 0
                 await play()
+            elif isinstance(notice, TokenRefused):
+                tokens.forget(address, name)
+                err.write(f"{name}: {notice.text}; joining as a new player\n")
             elif isinstance(notice, HostRefused):
                 err.write(f"{name}: the host refused: {notice.text}\n")
                 refusals += 1
@@ -228,11 +297,24 @@ async def run_bot(
                 tokens.forget(address, name)
                 if notice.verdict.ok:
                     out.write("deal verified\n")
+                    for caveat in notice.verdict.caveats:
+                        out.write(f"  note: {caveat}\n")
                     code = 0
                 else:
                     out.write("deal NOT verified: " + "; ".join(notice.verdict.problems) + "\n")
                 out.flush()
                 await client.leave("game over")
+                break
+            elif isinstance(notice, TableClosed):
+                tokens.forget(address, name)
+                out.write("the host closed the table\n")
+                if notice.standings is not None:
+                    out.write("results so far:\n")
+                    print_places(list(client.names), notice.standings, out)
+                if notice.verdict is not None:
+                    verified = "verified" if notice.verdict.ok else "NOT verified"
+                    out.write(f"deal so far {verified}\n")
+                out.flush()
                 break
             elif isinstance(notice, Failed):
                 err.write(f"{name}: {notice.reason}\n")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gettext as _gettext
 import os
+from collections.abc import Mapping
 from importlib import resources
 
 LANGUAGES = {"en": "English", "fr": "Français", "nl": "Nederlands"}
@@ -95,10 +96,12 @@ def load(language: str) -> _gettext.NullTranslations:
     return Catalogue(language, messages, plurals)
 
 
-def from_locale() -> str:
-    """The language the environment asks for, if we have it (else English)."""
+def from_locale(environ: Mapping[str, str] | None = None) -> str:
+    """The language the environment asks for (ours, or a guest's that their SSH client sent),
+    if we have it (else English)."""
+    env = os.environ if environ is None else environ
     for name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE", "LANG"):
-        value = os.environ.get(name, "")
+        value = env.get(name, "")
         for part in value.split(":"):
             code = part.split("_")[0].split(".")[0].lower()
             if code in LANGUAGES:

@@ -13,8 +13,25 @@ TEMPLATES = {
     "back": N_("{name} is back"),
     "clock": N_("time ran out for {name}: a bot played the turn"),
     "deal_off": N_("the deal is off: {reason}"),
+    "taken_back": N_(
+        "the host restarted without the last {count} move(s) it had announced: they are taken "
+        "back and played again"
+    ),
 }
+
+
+REFUSALS = {
+    "stale_seq": N_("too late: the game had moved on, your move was not played"),
+    "future_seq": N_("move refused: it was out of step with the table"),
+}
+"""Refusals worded in the player's language; any other refusal shows the host's own text."""
 
 
 def say(code: str, args: dict[str, Any]) -> str:
     return notice_text(code, args, {k: _(v) for k, v in TEMPLATES.items()})
+
+
+def refusal(code: str, text: str) -> str:
+    """A refusal of the host, in the player's words when the app knows its code."""
+    template = REFUSALS.get(code)
+    return _(template) if template is not None else text

@@ -109,9 +109,17 @@ class ReplayControls:
         Binding("q,escape", "close", N_("Close"), priority=True),
     ]
 
+    KEYS: ClassVar[frozenset[str]] = frozenset(
+        {"step", "jump", "to", "all_hands", "close", "rules", "scroll_log"}
+    )
+    """The only keys of a replay: the game screen's own (play, hint, chat...) are hidden."""
+
     replay: Replay
     step_index: int
     show_all: bool
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return action in self.KEYS
 
     def go(self: Any, index: int) -> None:
         steps = self.replay.steps()

@@ -12,19 +12,26 @@ import contextlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
 from netcards.game import Game
 from netcards.registry import get_game
 from netcards.table import Table, clean_name
+from protocol.address import format_address
 from protocol.client import Notice, TableClient
+from protocol.deal_witness import DealWitness
 from protocol.host import HostSettings, TableHost
 from protocol.identity_store import load_or_create_identity
 from protocol.journal_file import JournalWriter
 from protocol.known_hosts import KnownHosts
+from protocol.lan import lan_addresses
 from protocol.settings import config_dir, data_dir
+
+if TYPE_CHECKING:
+    from ui.ssh_door import SshDoor
 
 
 class SessionNotice(Message, bubble=False):
@@ -51,8 +58,14 @@ class TablePlan:
     bind: str = "0.0.0.0"
     port: int = 47474
     discovery: bool = True
+    discovery_port: int | None = None
+    """None: the first free port of the discovery range."""
     grace: float = 30.0
     turn_clock: float = 0.0
+    ssh_port: int | None = None
+    """Open the SSH door on this port (0: any free); None: no door."""
+    ssh_keys: Path | None = None
+    """An authorized_keys file: only these keys pass the door."""
 
 
 def known_hosts() -> KnownHosts:
@@ -65,19 +78,22 @@ class Session:
         client: TableClient,
         post: Callable[[Message], object],
         host: TableHost | None = None,
+        door: SshDoor | None = None,
     ) -> None:
         self.client = client
         self.host = host
+        self.door = door
         self._post = post
-        self._tasks: list[asyncio.Task[Any]] = []
+        self._tasks: tuple[asyncio.Task[Any], ...] = ()
+        self.addresses: list[str] = []
+        """Where other players reach a hosted table (this machine's addresses and the port)."""
 
     @property
     def game(self) -> Game[Any] | None:
         return self.client.game
 
     async def start(self) -> None:
-        self._tasks.append(asyncio.create_task(self._pump()))
-        self._tasks.append(asyncio.create_task(self.client.run()))
+        self._tasks = (asyncio.create_task(self._pump()), asyncio.create_task(self.client.run()))
 
     async def _pump(self) -> None:
         while True:
@@ -85,14 +101,23 @@ class Session:
             self._post(SessionNotice(notice))
 
     async def close(self) -> None:
-        with contextlib.suppress(Exception):
-            await self.client.leave("closed the table screen")
-        for task in self._tasks:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        """Leave the table; a hosted table closes first, so that every other player hears it
+        closed (not that the host's own player went away). Nothing reaches the screens after."""
+        pump, running = self._tasks
+        await _stop(pump)
         if self.host is not None:
             await self.host.close()
+        with contextlib.suppress(Exception):
+            await self.client.leave("closed the table screen")
+        await _stop(running)
+        if self.door is not None:  # after the host told its guests that the table closed
+            await self.door.close()
+
+
+async def _stop(task: asyncio.Task[Any]) -> None:
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError, Exception):
+        await task
 
 
 async def open_table(
@@ -103,8 +128,11 @@ async def open_table(
     bot_delay: float = 0.0,
     random_bytes: Callable[[int], bytes] = os.urandom,
     log: Callable[[str], None] | None = None,
+    failed_login: Callable[[str, str], None] | None = None,
 ) -> Session:
-    """Host a table in this process and sit at it (seat 0) through a client like any other."""
+    """Host a table in this process and sit at it (seat 0) through a client like any other;
+    with `plan.ssh_port`, open its SSH door too (`failed_login(address, user)` on each failed
+    SSH login)."""
     game = get_game(plan.game)
     config = game.make_config(plan.players, plan.options)
     table = Table(game, config, clean_name(plan.name), random_bytes(32))
@@ -127,9 +155,28 @@ async def open_table(
         log=log,
         random_bytes=random_bytes,
     )
-    port = await host.start(plan.bind, plan.port)
+    try:
+        port = await host.start(plan.bind, plan.port)
+    except OSError:
+        journal.close()
+        with contextlib.suppress(OSError):
+            journal.path.unlink()
+        raise
+    door = None
+    if plan.ssh_port is not None:
+        from ui.ssh_door import DoorError, open_door, read_authorized_keys  # asyncssh: only now
+
+        try:
+            keys = read_authorized_keys(plan.ssh_keys) if plan.ssh_keys is not None else None
+            door = await open_door(
+                host, plan.bind, plan.ssh_port, password=plan.password,
+                authorized_keys=keys, log=log, failed_login=failed_login,
+            )  # fmt: skip
+        except (OSError, DoorError):
+            await host.close()
+            raise
     if plan.discovery:
-        await host.announce()
+        await host.announce(plan.discovery_port)
     client = TableClient(
         f"127.0.0.1:{port}",
         player,
@@ -138,7 +185,8 @@ async def open_table(
         token=owner,
         random_bytes=random_bytes,
     )
-    session = Session(client, post, host)
+    session = Session(client, post, host, door)
+    session.addresses = [format_address(a, port) for a in lan_addresses(plan.bind)]
     await session.start()
     return session
 
@@ -151,9 +199,19 @@ async def join_table(
     password: str | None = None,
     spectator: bool = False,
     trust: Callable[[str], Any] | None = None,
+    token: bytes | None = None,
+    deal: DealWitness | None = None,
 ) -> Session:
+    """Join a table; `token` and `deal` are what an earlier run of the program kept of its seat."""
     client = TableClient(
-        address, player, known_hosts(), password=password, spectator=spectator, trust=trust
+        address,
+        player,
+        known_hosts(),
+        password=password,
+        spectator=spectator,
+        trust=trust,
+        token=token,
+        deal=deal or DealWitness(),
     )
     session = Session(client, post)
     await session.start()

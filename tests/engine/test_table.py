@@ -167,15 +167,18 @@ def test_journal_with_a_missing_action_is_refused() -> None:
         Table.from_journal(journal)
 
 
-def _finished_game() -> tuple[Table, list[dict[str, Any]]]:
+Received = list[tuple[int, list[dict[str, Any]]]]
+
+
+def _finished_game() -> tuple[Table, Received]:
     table = full_table()
     table.start()
     table.set_stand_in(0, True)
     run_bots(table)
-    return table, table.history(0)
+    return table, [(seq, events) for seq, _, events in table.history_steps(0)]
 
 
-def _verify(table: Table, received: list[dict[str, Any]], **change: Any) -> Any:
+def _verify(table: Table, received: Received, **change: Any) -> Any:
     audit = table.audit()
     args: dict[str, Any] = {
         "seat": 0,
@@ -209,13 +212,34 @@ def test_verification_catches_a_dropped_contribution() -> None:
 
 def test_verification_catches_a_changed_event() -> None:
     table, received = _finished_game()
-    forged = [dict(e) for e in received]
-    index = next(
-        i for i, e in enumerate(forged) if e["kind"] == "draw" and e["seat"] == 0 and e["count"]
+    forged = [(seq, [dict(e) for e in events]) for seq, events in received]
+    seq, event = next(
+        (seq, e)
+        for seq, events in forged
+        for e in events
+        if e["kind"] == "draw" and e["seat"] == 0 and e["count"]
     )
-    forged[index]["cards"] = [0]
+    event["cards"] = [0]
     verdict = _verify(table, forged)
-    assert any("differs from the replay" in p for p in verdict.problems)
+    assert verdict.problems == [f"update {seq} (seat 0's move) differs from the replay"]
+
+
+def test_verification_catches_a_missing_or_an_invented_update() -> None:
+    table, received = _finished_game()
+    verdict = _verify(table, received[:5] + received[6:])
+    assert verdict.problems == [f"update {received[5][0]} never reached us"]
+    verdict = _verify(table, [*received, (len(received) + 1, [])])
+    assert verdict.problems == [
+        f"we were sent update {len(received) + 1}, which the revealed actions do not make"
+    ]
+
+
+def test_history_steps_are_numbered_like_the_audit() -> None:
+    table, received = _finished_game()
+    assert [seq for seq, _ in received] == list(range(1, len(table.actions) + 1))
+    steps = table.history_steps(None)
+    assert [actor for _, actor, _ in steps] == [seat for seat, _ in table.actions]
+    assert [e for _, _, events in steps for e in events] == table.history(None)
 
 
 def test_commitment_and_seed_follow_the_documented_formulas() -> None:
@@ -229,3 +253,23 @@ def test_commitment_and_seed_follow_the_documented_formulas() -> None:
     ).digest()
     assert combine(host, parts) == expected
     assert combine(host, {1: b"\x33" * 32, 2: b"\x22" * 32}) != expected
+
+
+def test_verification_checks_the_parts_against_the_pledges_and_the_claimed_seed() -> None:
+    from netcards.fairdeal import pledge
+
+    table, received = _finished_game()
+    pledges = {0: pledge(0, b"a" * 32)}
+    assert _verify(table, received, pledges=pledges, claimed_seed=table.seed).ok
+    verdict = _verify(table, received, pledges={0: pledge(0, b"b" * 32)})
+    assert verdict.problems == ["seat 0's seed part is not the one it pledged"]
+    verdict = _verify(table, received, claimed_seed=os.urandom(32))
+    assert verdict.problems == ["the seed the host revealed is not the one the seed parts make"]
+
+
+def test_the_seed_uses_exactly_the_parts_of_the_deal() -> None:
+    table = full_table()
+    table.contribute(1, b"z" * 32)  # a part from an earlier, called-off round
+    table.use_contributions({0: b"b" * 32})
+    table.start()
+    assert table.seed == combine(bytes(range(32)), {0: b"b" * 32})

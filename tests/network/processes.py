@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -54,10 +55,12 @@ class Proc:
         return json.loads(lines[0].removeprefix("result "))  # type: ignore[no-any-return]
 
 
-def spawn(folder: Path, name: str, *args: str) -> Proc:
+def spawn(folder: Path, name: str, *args: str, env: dict[str, str] | None = None) -> Proc:
     out, err = folder / f"{name}.out", folder / f"{name}.err"
     with out.open("ab") as o, err.open("ab") as e:
-        popen = subprocess.Popen([*NETCARDS, *args], stdout=o, stderr=e, env=dict(os.environ))
+        popen = subprocess.Popen(
+            [*NETCARDS, *args], stdout=o, stderr=e, env=dict(os.environ) if env is None else env
+        )
     return Proc(name, popen, out, err)
 
 
@@ -107,20 +110,54 @@ def free_udp_port() -> int:
         return int(s.getsockname()[1])
 
 
-class Recorder:
-    """A loopback TCP relay that keeps every byte passing through, both ways: the capture of
-    what anyone on the network between the players and the host would see."""
+def free_udp_base(span: int = 8) -> int:
+    """A base port with `span` free UDP ports after it, on loopback."""
+    for _attempt in range(50):
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.bind(("127.0.0.1", 0))
+            base = probe.getsockname()[1]
+        if base + span >= 65536:
+            continue
+        try:
+            held = []
+            for port in range(base, base + span):
+                sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+                held.append(sock)
+                sock.bind(("127.0.0.1", port))
+        except OSError:
+            continue
+        finally:
+            for sock in held:
+                sock.close()
+        return base
+    raise AssertionError("no free range of UDP ports")
 
-    def __init__(self, target_port: int) -> None:
+
+class Relay:
+    """A loopback TCP relay between players and the host, both ways, keeping every byte that
+    passes (what anyone on the network between them would see). `tamper(connection, upstream)`
+    may return a function that changes the bytes of one direction of one connection (numbered
+    from 0 in the order they came; `upstream` is player to host) before they pass on. It can
+    also `freeze`: then nothing passes either way, as when a player's machine goes to sleep."""
+
+    def __init__(
+        self,
+        target_port: int,
+        tamper: Callable[[int, bool], Callable[[bytes], bytes] | None] | None = None,
+    ) -> None:
         import threading
 
+        self.thawed = threading.Event()
+        self.thawed.set()
         self.target = target_port
+        self.tamper = tamper
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = int(self.listener.getsockname()[1])
         self.captured = bytearray()
         self.lock = threading.Lock()
         self.threads: list[threading.Thread] = []
         self.running = True
+        self.connections = 0
         accept = threading.Thread(target=self._accept, daemon=True)
         accept.start()
 
@@ -133,17 +170,22 @@ class Recorder:
             except OSError:
                 return
             upstream = socket.create_connection(("127.0.0.1", self.target))
-            for a, b in ((client, upstream), (upstream, client)):
-                t = threading.Thread(target=self._pipe, args=(a, b), daemon=True)
+            number, self.connections = self.connections, self.connections + 1
+            for a, b, up in ((client, upstream, True), (upstream, client, False)):
+                change = self.tamper(number, up) if self.tamper else None
+                t = threading.Thread(target=self._pipe, args=(a, b, change), daemon=True)
                 t.start()
                 self.threads.append(t)
 
-    def _pipe(self, src: socket.socket, dst: socket.socket) -> None:
+    def _pipe(
+        self, src: socket.socket, dst: socket.socket, change: Callable[[bytes], bytes] | None
+    ) -> None:
         try:
             while data := src.recv(65536):
+                self.thawed.wait()
                 with self.lock:
                     self.captured += data
-                dst.sendall(data)
+                dst.sendall(change(data) if change else data)
         except OSError:
             pass
         finally:
@@ -151,6 +193,33 @@ class Recorder:
                 with contextlib.suppress(OSError):
                     s.shutdown(socket.SHUT_RDWR)
 
+    def freeze(self) -> None:
+        self.thawed.clear()
+
     def close(self) -> None:
         self.running = False
         self.listener.close()
+
+
+def flip_a_bit_in_frame(index: int) -> Callable[[bytes], bytes]:
+    """Bytes of one direction passed on whole, except one bit flipped in the last byte of
+    frame `index` (0 is the first frame): a frame damaged on the wire."""
+    seen = bytearray()
+    state = {"frame": 0, "at": 0}  # the frame that starts at offset `at` of `seen`
+
+    def change(data: bytes) -> bytes:
+        start = len(seen)
+        seen.extend(data)
+        out = bytearray(data)
+        while len(seen) >= state["at"] + 4:
+            length = int.from_bytes(seen[state["at"] : state["at"] + 4], "big")
+            end = state["at"] + 4 + length
+            if len(seen) < end:
+                break
+            if state["frame"] == index:
+                out[end - 1 - start] ^= 0x01
+            state["frame"] += 1
+            state["at"] = end
+        return bytes(out)
+
+    return change

@@ -18,6 +18,7 @@ from protocol.discovery import (
     encode_query,
     encode_reply,
 )
+from tests.network.processes import free_udp_base
 
 INFO = TableInfo("Friday table", "via-gladiola", 4, 2, 47474, 1, "ABCD-EFGH")
 NONCE = b"12345678"
@@ -91,3 +92,26 @@ def test_replies_with_unprintable_names_or_extra_fields_are_refused() -> None:
         decode_reply(extra, NONCE)
     assert decode_reply(encode_reply(NONCE, INFO), NONCE) == INFO
     assert decode_query(encode_query(NONCE)) == NONCE
+
+
+async def test_two_hosts_on_one_machine_are_both_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NETCARDS_DISCOVERY_PORT", str(free_udp_base()))
+    first = TableInfo("First", "via-gladiola", 3, 2, 47474, 1, "AAAA-AAAA")
+    second = TableInfo("Second", "velonimo", 4, 3, 47476, 1, "BBBB-BBBB", password=True)
+    responders = [Responder(lambda: first), Responder(lambda: second)]
+    ports = [await r.start("127.0.0.1") for r in responders]
+    try:
+        found = await discover(timeout=0.5, nonce=NONCE)
+    finally:
+        for responder in responders:
+            await responder.close()
+    assert ports[0] != ports[1], "the second host answers on the next port of the range"
+    assert [t.info for t in found] == [first, second]
+    assert [t.info.password for t in found] == [False, True], "password tables say so"
+
+
+def test_a_reply_from_a_host_that_does_not_say_whether_it_has_a_password_is_kept() -> None:
+    older = {k: v for k, v in msgpack.unpackb(encode_reply(NONCE, INFO)).items() if k != "pw"}
+    assert decode_reply(msgpack.packb(older), NONCE) == INFO
+    with pytest.raises(BadDatagram, match="pw"):
+        decode_reply(msgpack.packb({**older, "pw": "yes"}), NONCE)

@@ -116,3 +116,20 @@ async def test_the_turn_clock_runs_out_into_a_bot_move_and_everyone_is_told(tmp_
     finally:
         runner.cancel()
         await server.close()
+
+
+async def test_a_connection_that_never_joins_is_dropped_after_the_join_timeout() -> None:
+    from tests.network.raw import connect
+
+    lines: list[str] = []
+    server = quick_host(lines, handshake_timeout=0.3, join_timeout=0.3)
+    port = await server.start()
+    try:
+        raw = await connect(port)
+        await raw.handshake()  # keys agreed, then silence instead of a join
+        assert await asyncio.wait_for(raw.reader.read(), 3) == b""
+        assert any("did not finish the handshake and join in time" in line for line in lines)
+        assert not server.peers
+        raw.close()
+    finally:
+        await server.close()

@@ -8,7 +8,7 @@ import socket
 import struct
 from pathlib import Path
 
-from protocol.client import Failed, HostRefused, TableClient
+from protocol.client import HostRefused, SeatTaken, TableClient, TokenRefused
 from protocol.client_connection import ClientConnection
 from protocol.known_hosts import KnownHosts
 from protocol.messages import Action, Join, Say
@@ -66,16 +66,20 @@ async def test_the_host_survives_hostile_peers_and_the_honest_game_finishes(tmp_
                 await mallory._send(Say("spam " * 50))
             except ConnectionError:
                 break
-        # Someone claiming a seat with a made-up token.
+        # Someone claiming a seat with a made-up token gets no seat with it: the token is
+        # refused, and the client can only sit down as a new player (then it leaves).
         forger = TableClient(
             f"127.0.0.1:{port}", "Eve", KnownHosts(tmp_path / "eve_hosts"), token=os.urandom(32)
         )
-        await asyncio.wait_for(forger.run(), 10)
+        running = asyncio.create_task(forger.run())
         notices = []
-        while not forger.updates.empty():
-            notices.append(forger.updates.get_nowait())
-        assert any(isinstance(n, HostRefused) and n.code == "bad_token" for n in notices)
-        assert any(isinstance(n, Failed) for n in notices)
+        while not any(isinstance(n, SeatTaken) for n in notices):
+            notices.append(await asyncio.wait_for(forger.updates.get(), 10))
+        assert any(isinstance(n, TokenRefused) for n in notices)
+        taken = next(n for n in notices if isinstance(n, SeatTaken))
+        assert not taken.resumed and not taken.owner
+        await forger.leave("gone")
+        await asyncio.wait_for(running, 10)
 
         ann = bot(tmp_path, port, "Ann")
         bea = bot(tmp_path, port, "Bea")

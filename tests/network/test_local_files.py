@@ -91,3 +91,21 @@ def test_the_identity_key_is_made_once_and_kept_private(tmp_path: Path) -> None:
     again = load_or_create_identity(tmp_path / "cfg")
     assert first.public_key == again.public_key
     assert (tmp_path / "cfg" / "host_key").stat().st_mode & 0o777 == 0o600
+
+
+def test_seat_tokens_keep_the_deal_notes_privately_and_read_old_files(tmp_path: Path) -> None:
+    from protocol.seat_tokens import SeatTokens
+
+    tokens = SeatTokens(tmp_path / "seats")
+    assert tokens.load("h:1", "Ann") is None and tokens.load_deal("h:1", "Ann") is None
+    tokens.save("h:1", "Ann", b"t" * 32, {"host_commitment": "ab"})
+    assert tokens.load("h:1", "Ann") == b"t" * 32
+    assert tokens.load_deal("h:1", "Ann") == {"host_commitment": "ab"}
+    (file,) = (tmp_path / "seats").iterdir()
+    assert file.stat().st_mode & 0o777 == 0o600
+    file.write_text((b"u" * 32).hex())  # as an earlier release wrote it
+    assert tokens.load("h:1", "Ann") == b"u" * 32 and tokens.load_deal("h:1", "Ann") is None
+    file.write_text("[1, 2]")
+    assert tokens.load("h:1", "Ann") is None
+    tokens.forget("h:1", "Ann")
+    assert not file.exists()

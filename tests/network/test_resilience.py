@@ -8,7 +8,7 @@ from pathlib import Path
 from netcards.fairdeal import combine
 from netcards.registry import get_game
 from protocol.journal_file import read_journal
-from tests.network.processes import bot, host, read_trace, wait_for
+from tests.network.processes import bot, host, read_trace, spawn, wait_for
 
 
 def updates(path: Path) -> list[dict]:  # type: ignore[type-arg]
@@ -47,6 +47,7 @@ def test_a_killed_client_rejoins_with_its_token_and_its_hand(tmp_path: Path) -> 
     assert "a bot stands in" not in server.stderr()
     assert server.result() == again.result() == bea.result()
     assert "deal verified" in again.stdout() and "deal verified" in bea.stdout()
+    assert "note:" not in again.stdout(), "the restarted player kept its notes on the deal"
 
 
 def test_a_bot_stands_in_for_a_player_away_longer_than_the_grace_period(tmp_path: Path) -> None:
@@ -85,6 +86,11 @@ def test_a_killed_host_resumes_from_its_journal_and_the_game_ends_as_replayed(
         what="15 journalled actions",
     )
     server.kill()
+    # Ann's program dies too, and is started again while the host is still down: with its saved
+    # seat token it keeps trying until the host is back.
+    ann.kill()
+    ann = spawn(tmp_path, "Ann-again", "bot", f"127.0.0.1:{port}", "--name", "Ann")
+    wait_for(lambda: "retrying: True" in ann.stderr(), what="Ann's program to retry")
     before = journal.read_text().count('"type":"action"')
     resumed, port2, fingerprint2 = host(tmp_path, "--resume", str(journal), name="resumed")
     try:
@@ -94,6 +100,7 @@ def test_a_killed_host_resumes_from_its_journal_and_the_game_ends_as_replayed(
         assert resumed.wait() == 0, resumed.stderr()
     finally:
         resumed.kill()
+    assert "nobody answers at that address" in ann.stderr(), "the first attempts failed"
     assert resumed.result() == ann.result() == bea.result()
     assert "deal verified" in ann.stdout() and "deal verified" in bea.stdout()
     # The journal replayed from the start gives the result everybody printed.

@@ -14,7 +14,7 @@ from typing import Any
 from protocol.client_connection import ClientConnection
 from protocol.connection import Connection
 from protocol.crypto import TablePassword
-from protocol.events import ConnectionEvent, NeedData
+from protocol.events import ConnectionEvent, NeedData, PasswordKeyNeeded
 from protocol.host_connection import HostConnection
 from protocol.identity import IdentityKey
 from protocol.messages import (
@@ -31,11 +31,14 @@ from protocol.messages import (
     Contribution,
     Error,
     History,
+    HistoryStep,
     Join,
     Leave,
     Lobby,
     Message,
     Ping,
+    Pledge,
+    Pledges,
     Pong,
     Ready,
     RemoveBot,
@@ -43,6 +46,7 @@ from protocol.messages import (
     Say,
     Seated,
     SeatInfo,
+    SeatPledge,
     SetOptions,
     Snapshot,
     Start,
@@ -58,22 +62,22 @@ def randomness(seed: int) -> Callable[[int], bytes]:
 
 IDENTITY = IdentityKey(bytes(range(32)))
 OTHER_IDENTITY = IdentityKey(bytes(range(1, 33)))
-SALT = bytes(16)
-_PASSWORDS: dict[str, TablePassword] = {}
 
 
 def table_password(text: str) -> TablePassword:
-    """Stretched once per test run: scrypt is slow on purpose."""
-    if text not in _PASSWORDS:
-        _PASSWORDS[text] = TablePassword.create(text, SALT)
-    return _PASSWORDS[text]
+    return TablePassword(text)
 
 
 def drain(conn: Connection, limit: int = 10_000) -> list[ConnectionEvent]:
-    """Every event up to NeedData (or a close); never loops forever."""
+    """Every event up to NeedData (or a close); never loops forever. A host's request for its
+    password key is answered at once, as an adapter without throttling would."""
     out: list[ConnectionEvent] = []
     for _ in range(limit):
         event = conn.next_event()
+        if isinstance(event, PasswordKeyNeeded):
+            assert isinstance(conn, HostConnection) and conn.password is not None
+            conn.supply_password_key(conn.password.stretch(event.salt))
+            continue
         if isinstance(event, NeedData):
             return out
         out.append(event)
@@ -191,6 +195,8 @@ def one_of_each() -> list[Message]:
         AddBot(1, "heuristic"),
         RemoveBot(1),
         Commit(b"\x03" * 32, (0, 2)),
+        Pledge(b"\x08" * 32),
+        Pledges((SeatPledge(0, b"\x08" * 32), SeatPledge(2, b"\x09" * 32))),
         Contribute(b"\x04" * 32),
         Start(
             "via-gladiola",
@@ -201,11 +207,12 @@ def one_of_each() -> list[Message]:
             0,
             b"\x03" * 32,
             (part,),
+            ({"id": 0, "kind": "distance", "value": 1, "blisters": 3},),
         ),
         Action(12, {"kind": "walk", "card": 17}),
         Update(13, 0, EVENTS, VIEW, (2,)),
         Update(14, 0, (), VIEW, (1,)),
-        History(0, 2, EVENTS),
+        History(0, 2, (HistoryStep(13, 0, EVENTS), HistoryStep(14, 0, ()))),
         Snapshot(14, VIEW, (1,)),
         Result(
             {

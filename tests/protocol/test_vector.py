@@ -17,6 +17,7 @@ from protocol.events import HandshakeDone
 from protocol.framing import FrameReader
 from protocol.host_connection import HostConnection
 from protocol.identity import IdentityKey
+from protocol.limits import PROTOCOL_VERSION
 from protocol.messages import Say
 from tests.protocol.support import drain
 
@@ -28,16 +29,23 @@ PASSWORD = "tulip"
 TABLE = "kitchen"
 
 
-def once(value: bytes) -> Callable[[int], bytes]:
-    values = [value]
-    return lambda n: values.pop()
+def draws(*values: bytes) -> Callable[[int], bytes]:
+    """Randomness that gives `values` in order, each of the size asked for."""
+    queue = list(values)
+
+    def draw(n: int) -> bytes:
+        value = queue.pop(0)
+        assert len(value) == n
+        return value
+
+    return draw
 
 
 def vector() -> dict[str, str]:
     identity = IdentityKey(IDENTITY_SEED)
-    client = ClientConnection(once(CLIENT_EPHEMERAL), password=PASSWORD)
+    client = ClientConnection(draws(CLIENT_EPHEMERAL), password=PASSWORD)
     host = HostConnection(
-        identity, once(HOST_EPHEMERAL), password=TablePassword.create(PASSWORD, SALT), table=TABLE
+        identity, draws(HOST_EPHEMERAL, SALT), password=TablePassword(PASSWORD), table=TABLE
     )
     client_hello = client.data_to_send()
     host.receive_data(client_hello)
@@ -95,7 +103,7 @@ def test_vector_is_in_the_documentation() -> None:
 def test_vector_frames_are_plain_msgpack_where_expected() -> None:
     v = vector()
     hello = msgpack.unpackb(bytes.fromhex(v["client_hello frame"])[4:])
-    assert hello["type"] == "client_hello" and hello["version"] == 1
+    assert hello["type"] == "client_hello" and hello["version"] == PROTOCOL_VERSION == 2
 
 
 if __name__ == "__main__":

@@ -35,6 +35,22 @@ async def test_h_shows_a_legal_move_and_a_win_chance(
         assert match is not None, screen.message
         assert 0 <= int(match.group(2)) <= 100
         # The words name one of this turn's legal moves, and nothing was played for us.
-        words = {screen.describe_move(a) for a in client.legal_actions()}
-        assert match.group(1) in words
+        moves = {screen.describe_move(a): a for a in client.legal_actions()}
+        assert match.group(1) in moves
         assert client.seq == seq and client.my_turn
+        # The hand's cursor is on the hinted card, so enter plays what the hint said.
+        # Twin cards (two 25 km cards, say) share their words: any of them is the hinted move.
+        twins = {
+            getattr(a, "card", None)
+            for a in client.legal_actions()
+            if screen.describe_move(a) == match.group(1)
+        }
+        if twins == {None}:
+            assert game == "via-gladiola" and match.group(1) == "rest"
+            return
+        card = screen.query_one("#hand").current
+        assert card in twins
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: client.seq > seq)
+        mine = [e for e in client.log if e.get("seat") == client.seat and e["kind"] != "draw"]
+        assert card in (mine[-1].get("card"), *mine[-1].get("cards", ()))

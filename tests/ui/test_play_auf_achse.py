@@ -20,6 +20,7 @@ from tests.ui.pilots import (
     screen_text,
     seeded,
     start_practice,
+    wait_for_turn,
     wait_until,
 )
 from ui.app import make_app
@@ -74,7 +75,7 @@ async def test_a_full_game_against_bots_with_keys_only() -> None:
         moves = 0
         orders: list[list[int]] = []
         while type(app.screen).__name__ != "ResultsScreen":
-            await wait_until(pilot, lambda: client.my_turn or client.outcome is not None)
+            await wait_for_turn(pilot, client)
             if client.outcome is not None:
                 break
             view = client.view
@@ -138,7 +139,7 @@ async def test_a_seat_sees_only_its_own_hand_and_run() -> None:
         state = app.session.host.table.state
         checked = 0
         while checked < 6:
-            await wait_until(pilot, lambda: client.my_turn)
+            await wait_for_turn(pilot, client)
             await pilot.pause()
             hand = screen.query_one("#hand")
             assert hand.cards == sorted(state.hands[0])

@@ -26,7 +26,7 @@ from netcards.games.velonimo.actions import (
 from netcards.games.velonimo.cards import ALL_CARDS, VALUE
 from netcards.games.velonimo.state import VelonimoState
 from tests.games.velonimo_helpers import PASS, H, P, R, make_state, run
-from tests.ui.pilots import seeded, start_practice, wait_until
+from tests.ui.pilots import seeded, start_practice, wait_for_turn, wait_until
 from ui.app import make_app
 from ui.games.velonimo import VelonimoScreen, card_word, play_value, short_code
 from ui.user_settings import UserSettings
@@ -148,7 +148,7 @@ async def play_to_the_end(pilot: Pilot[Any]) -> tuple[int, set[str]]:
     moves = 0
     sorted_by_value = False
     while client.outcome is None:
-        await wait_until(pilot, lambda: client.my_turn or client.outcome is not None, seconds=30)
+        await wait_for_turn(pilot, client)
         if client.outcome is not None:
             break
         await pilot.pause()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from netcards.games.via_gladiola.actions import PlayGladiola, Rest, Walk
-from tests.ui.pilots import move_cursor_to, seeded, start_practice, wait_until
+from tests.ui.pilots import move_cursor_to, seeded, start_practice, wait_for_turn, wait_until
 from ui.app import make_app
 from ui.user_settings import UserSettings
 
@@ -16,9 +16,7 @@ async def test_a_full_game_against_bots_with_keys_only() -> None:
         client = screen.client
         moves = 0
         while type(app.screen).__name__ != "ResultsScreen":
-            await wait_until(
-                pilot, lambda: client.my_turn or client.outcome is not None, seconds=30
-            )
+            await wait_for_turn(pilot, client)
             if client.outcome is not None:
                 break
             legal = client.legal_actions()

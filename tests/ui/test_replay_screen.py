@@ -6,24 +6,14 @@ import json
 from pathlib import Path
 
 from netcards.replay import from_finished_game
-from netcards.table import Table
-from tests.ui.pilots import screen_text
+from tests.ui.pilots import finished_table, screen_text
 from ui.app import make_app
 from ui.replay import load_replay, save_replay
 from ui.user_settings import UserSettings
 
 
 def finished_replay(tmp: Path) -> Path:
-    table = Table.create("via-gladiola", 3, {}, name="t", host_part=bytes(32))
-    table.claim_seat("Ann", "tok")
-    table.set_ready(0, True)
-    table.add_bot("heuristic")
-    table.add_bot("random")
-    table.start()
-    table.set_stand_in(0, True)
-    while table.bot_seats_to_act():
-        seat = table.bot_seats_to_act()[0]
-        table.submit(seat, table.bot_action(seat))
+    table = finished_table("via-gladiola", 3, ("heuristic", "random"))
     names = [s.name for s in table.seats]
     return save_replay(
         from_finished_game(table.game, table.config, 0, names, table.seed, table.actions)

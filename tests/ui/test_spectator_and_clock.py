@@ -42,6 +42,12 @@ async def test_a_spectator_sees_the_table_but_never_a_hand() -> None:
             text = screen_text(app)
             assert "Watching" in text
             assert "(you)" not in text
+            # and no player's key in the footer, where the watcher could not use it
+            assert app.screen.check_action("hint", ()) is False
+            footer = text.splitlines()[-1]
+            assert "Rules" in footer and "Leave" in footer
+            for word in ("Hint", "Rest", "Walk"):
+                assert word not in footer, footer
     finally:
         await host.close()
 

@@ -11,8 +11,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -22,48 +20,12 @@ from netcards.fairdeal import combine
 from netcards.games.via_gladiola.cards import deck_for, kind_of
 from netcards.registry import get_game
 from protocol.journal_file import read_journal
+from tests.ui.tmux import NETCARDS, Tmux
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
-NETCARDS = f"{sys.executable} -c 'from ui.cli import main; main()'"
 CARD = re.compile(r"[│|] *([0-9]{1,2}|FIN|GLA)[│|]")
-
-
-class Tmux:
-    def __init__(self, folder: Path) -> None:
-        self.socket = str(folder / "tmux.sock")
-
-    def run(self, *args: str) -> str:
-        done = subprocess.run(
-            ["tmux", "-S", self.socket, *args], capture_output=True, text=True, check=True
-        )
-        return done.stdout
-
-    def window(self, name: str, home: Path, command: str) -> None:
-        env = (
-            f"NETCARDS_CONFIG_DIR={home} NETCARDS_DATA_DIR={home} "
-            "NETCARDS_DISCOVERY_TARGET=127.0.0.1 TERM=xterm-256color LANG=C.UTF-8"
-        )
-        shell = f"env {env} {command}; sleep 30"
-        if name == "host":
-            self.run("new-session", "-d", "-s", "nc", "-n", name, "-x", "80", "-y", "24", shell)
-        else:
-            self.run("new-window", "-t", "nc", "-n", name, shell)
-
-    def keys(self, name: str, *keys: str) -> None:
-        self.run("send-keys", "-t", f"nc:{name}", *keys)
-
-    def screen(self, name: str) -> str:
-        return self.run("capture-pane", "-p", "-t", f"nc:{name}")
-
-    def wait_for(self, name: str, text: str, seconds: float = 30) -> str:
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            screen = self.screen(name)
-            if text in screen:
-                return screen
-            time.sleep(0.2)
-        raise AssertionError(f"{text!r} never showed in {name}:\n{self.screen(name)}")
+JOIN_PORT = re.compile(r"netcards join\s+\S+?:(\d+)")
 
 
 def hand_labels(screen: str) -> list[str]:
@@ -84,9 +46,9 @@ def test_host_and_two_players_in_tmux_play_the_first_day(tmp_path: Path) -> None
         f"{NETCARDS} host --game via-gladiola --players 3 --port 0 --discovery-port 0",
     )
     try:
-        lobby = tmux.wait_for("host", "ADDRESS:")
-        port = re.search(r"ADDRESS:(\d+)", lobby)
-        assert port is not None
+        lobby = tmux.wait_for("host", "Players join with")
+        port = JOIN_PORT.search(lobby)
+        assert port is not None, lobby
         for name in ("bea", "cy"):
             tmux.window(name, homes[name], f"{NETCARDS} join 127.0.0.1:{port.group(1)}")
             tmux.wait_for(name, "First visit to")
@@ -108,7 +70,7 @@ def test_host_and_two_players_in_tmux_play_the_first_day(tmp_path: Path) -> None
         time.sleep(1.0)
         screens = {name: tmux.wait_for(name, "Day 2 of 4") for name in ("host", "bea", "cy")}
     finally:
-        subprocess.run(["tmux", "-S", tmux.socket, "kill-server"], check=False)
+        tmux.close()
 
     journal = next((homes["host"] / "journals").glob("*.journal"))
     records = read_journal(journal)

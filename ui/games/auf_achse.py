@@ -71,10 +71,6 @@ def band(km: int) -> int:
     return next(i for i, (top, _colour) in enumerate(BANDS) if km <= top)
 
 
-def capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
 class AufAchseScreen(GameScreen):
     """Auf Achse.
 
@@ -93,6 +89,7 @@ class AufAchseScreen(GameScreen):
         Binding("space", f"select('{FREE_ROAD}')", N_("Select"), priority=True),
     ]
     game_id = "auf-achse"
+    deal_ends = frozenset({"stage_end"})
     score_title = N_("km")
     shown_keys: tuple[object, ...] = ()
     """What the Footer's keys were last worked out from (the step and whose turn it is)."""
@@ -268,7 +265,7 @@ class AufAchseScreen(GameScreen):
         view = self.view
         if view.get("over"):
             return _("The game is over.")
-        if not self.client.my_turn:
+        if not self.my_turn:
             return self.waiting_text()
         phase = view["phase"]
         card = self.query_one(Hand).current
@@ -345,7 +342,7 @@ class AufAchseScreen(GameScreen):
                 return _("You chose {card} for your run").format(
                     card=self.card_names(event["cards"])
                 )
-            return _("{who} chose a run card").format(who=capital(who))
+            return _("{who} chose a run card").format(who=self.subject(event.get("seat")))
         if kind == "runs_added":
             return _("Run cards laid; runs: {lengths}").format(
                 lengths=self.per_seat(event["run_lengths"])
@@ -357,7 +354,9 @@ class AufAchseScreen(GameScreen):
                 return _("You put {card} face down on the odometer").format(
                     card=self.card_name(event["card"])
                 )
-            return _("{who} put a card face down on the odometer").format(who=capital(who))
+            return _("{who} put a card face down on the odometer").format(
+                who=self.subject(event.get("seat"))
+            )
         if kind == "reveal":
             return self.describe_reveal(event, who)
         if kind == "free_road_chosen":
@@ -366,7 +365,7 @@ class AufAchseScreen(GameScreen):
                     cards=self.in_order(event["cards"])
                 )
             return ngettext("{who} chose {n} card", "{who} chose {n} cards", event["count"]).format(
-                who=capital(who), n=event["count"]
+                who=self.subject(event.get("seat")), n=event["count"]
             )
         if kind == "first_player":
             return _("The first-player card passes to {who}").format(who=who)
@@ -374,7 +373,7 @@ class AufAchseScreen(GameScreen):
             if "cards" in event:
                 return _("You drew {cards}").format(cards=self.card_names(event["cards"]))
             return ngettext("{who} drew {n} card", "{who} drew {n} cards", event["count"]).format(
-                who=capital(who), n=event["count"]
+                who=self.subject(event.get("seat")), n=event["count"]
             )
         if kind == "reshuffle":
             return _("The discards were shuffled into a new draw pile ({n} cards)").format(
@@ -389,7 +388,7 @@ class AufAchseScreen(GameScreen):
     def plays_first(self, seat: int) -> str:
         if seat == self.seat:
             return _("You play first.")
-        return _("{who} plays first.").format(who=capital(self.name_of(seat)))
+        return _("{who} plays first.").format(who=self.subject(seat))
 
     def per_seat(self, numbers: list[int]) -> str:
         """'you 3, Bo 2, Cy 3': one number per seat, in seat order."""
@@ -448,12 +447,25 @@ class AufAchseScreen(GameScreen):
             cards = self.run_text(run["cards"], run["breaks"], run["scored_from"]).plain
             lines.append(
                 _("{who}: {run} = {km} km").format(
-                    who=capital(self.name_of(run["seat"])),
+                    who=self.subject(run["seat"]),
                     run=cards or _("(empty)"),
                     km=run["score"],
                 )
             )
         return "\n".join(lines)
+
+    def deal_summary(self, event: dict[str, Any]) -> tuple[str, list[str]]:
+        """How the stage ended, then each run and what it scored, and the totals so far."""
+        head, *runs = self.describe_stage_end(event).split("\n")
+        totals = event.get("totals", event["scores"])
+        lines = [*runs, ""]
+        for seat, total in enumerate(totals):
+            lines.append(
+                _("{who}: +{km} km this stage, {total} km in all").format(
+                    who=self.subject(seat), km=event["scores"][seat], total=total
+                )
+            )
+        return head, lines
 
     def describe_game_end(self, event: dict[str, Any]) -> str:
         winners, scores = event["winners"], event["scores"]
@@ -493,19 +505,19 @@ class AufAchseScreen(GameScreen):
             if not need and hand.selected:
                 hand.clear_selection()
         super().refresh_all()
-        keys = (self.view.get("phase"), self.client.my_turn)
+        keys = (self.view.get("phase"), self.my_turn)
         if keys != self.shown_keys:
             self.shown_keys = keys
             self.refresh_bindings()
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+    def can_use(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show only the keys of the step now (`parameters` names it), greyed while the others
-        choose. Off the hand (in the chat) enter and space are left to the chat box."""
+        choose."""
         if action not in ("choose", "select"):
-            return True
-        if not isinstance(self.focused, Hand) or (self.view.get("phase"),) != parameters:
+            return super().can_use(action, parameters)
+        if (self.view.get("phase"),) != parameters:
             return False
-        return True if self.client.my_turn else None
+        return True if self.my_turn else None
 
     def action_choose(self, step: str) -> None:
         self.query_one(Hand).action_choose()
@@ -531,14 +543,14 @@ class AufAchseScreen(GameScreen):
         if isinstance(intent, str):
             self.say(intent)
         elif intent is not None:
-            self.run_worker(self.send(intent), exclusive=True, group="move")
+            self.send_soon(intent)
 
     def intent(self, card: int | None, order: tuple[int, ...]) -> Action | str | None:
         """The action enter asks for, or why there is none."""
         view = self.view
         if view.get("over"):
             return _("The game is over.")
-        if not self.client.my_turn:
+        if not self.my_turn:
             return self.waiting_text()
         if card is None:
             return None

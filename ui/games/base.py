@@ -13,9 +13,11 @@ from typing import Any, ClassVar
 from rich.console import RenderableType
 from rich.markup import escape
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.geometry import Size
 from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
@@ -37,6 +39,7 @@ from protocol.client import (
 )
 from ui import notices
 from ui.i18n import N_, _
+from ui.screens.between_deals import BetweenDeals
 from ui.session import Session, SessionNotice
 from ui.widgets.cardface import Look
 from ui.widgets.chat import ChatBox
@@ -44,6 +47,8 @@ from ui.widgets.hand import Hand
 from ui.widgets.keybar import KeyBar
 from ui.widgets.players import PlayerRow, PlayersPanel
 
+MIN_SIZE = (80, 24)
+"""The smallest window that shows a whole table (columns, rows)."""
 HINT_SECONDS = 1.0  # long enough to search well, short enough not to keep a player waiting
 HINT_WORDS = {  # how sure the search is of its move (`Analysis.sureness`)
     "only": N_("Hint: {move} (about {chance}% to win; the only move)"),
@@ -63,20 +68,41 @@ class GameScreen(Screen[None]):
 
     | Key | Action |
     | :- | :- |
-    | left / right, enter | Choose a card and play it |
+    | left / right, home / end | Move along your hand |
+    | enter (and each game's keys) | Play the card or the selection |
+    | page up / page down | Scroll the log |
     | ? | The rules of this game |
     | h | A hint: what the search bot would play in your seat, and its chance to win |
-    | c | Chat |
+    | c | Chat (enter sends the line, escape goes back to the hand: see ChatInput) |
     | escape | Back to your hand (from the chat), or leave the table |
+
+    Every key of a game screen is a priority key, its own and each game's: it is handled when
+    it arrives, in the order it was typed. Keys come in bursts (a fast typist, an SSH link),
+    and a key handled later than the ones after it (as Textual handles a focused widget's
+    keys, after they bubble back up) would act on a stale hand, or reach a chat box that a
+    key before it had not focused yet. While the chat box has the focus, every key steps aside
+    (see `check_action`) and reaches it, in order.
     """
 
     BINDINGS: ClassVar[list[Any]] = [
-        Binding("question_mark", "rules", N_("Rules")),
-        Binding("h", "hint", N_("Hint")),
-        Binding("c", "chat", N_("Chat")),
-        Binding("escape", "back", N_("Leave")),
+        Binding("left", "hand_move(-1)", show=False, priority=True),
+        Binding("right", "hand_move(1)", show=False, priority=True),
+        Binding("home", "hand_jump(0)", show=False, priority=True),
+        Binding("end", "hand_jump(-1)", show=False, priority=True),
+        Binding("pageup", "scroll_log(-1)", show=False, priority=True),
+        Binding("pagedown", "scroll_log(1)", show=False, priority=True),
+        Binding("question_mark", "rules", N_("Rules"), priority=True),
+        Binding("h", "hint", N_("Hint"), priority=True),
+        Binding("c", "chat", N_("Chat"), priority=True),
+        Binding("escape", "back", N_("Leave"), priority=True),
     ]
+    EVERYBODY: ClassVar[frozenset[str]] = frozenset(
+        {"hand_move", "hand_jump", "scroll_log", "rules", "chat", "back"}
+    )
+    """The keys of watchers too; the others are a player's."""
     game_id: ClassVar[str]
+    deal_ends: ClassVar[frozenset[str]] = frozenset()
+    """The kinds of event that end a deal (a day, a round, a stage): a summary follows."""
     multi_select: ClassVar[bool] = False
     score_title: ClassVar[str] = N_("score")
 
@@ -87,16 +113,20 @@ class GameScreen(Screen[None]):
         self.message = ""
         self.clock_timer: Any = None
         self.results_shown = False
+        self.said_for: list[Action] = []
+        """The legal moves when the message was said (it stays while they are the same)."""
 
     # -- layout ------------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         yield Static("", id="banner")
+        yield Static("", id="too-small")
         with Horizontal(id="top"):
             with Vertical(id="left"):
                 yield PlayersPanel(ascii_mode=self.ascii_mode, id="players")
                 yield Static("", id="table")
             with Vertical(id="right"):
+                yield Static(_("Log: pgup/pgdn scroll"), id="log-title")
                 yield RichLog(wrap=True, markup=True, min_width=10, id="log")
                 yield ChatBox(id="chat")
         yield Static("", id="status")
@@ -105,12 +135,32 @@ class GameScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#banner").display = False
+        self.fit(self.app.size)
         self.shown = 0
         self.log_new_events()
         for line in self.client.chat:
             self.show_chat(line)
         self.refresh_all()
         self.query_one(Hand).focus()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.fit(event.size)
+
+    def fit(self, size: Size) -> None:
+        """Below the size the table needs, say so instead of a table cut to pieces."""
+        small = size.width < MIN_SIZE[0] or size.height < MIN_SIZE[1]
+        notice = self.query_one("#too-small", Static)
+        notice.display = small
+        for part in ("#top", "#status", "#hand"):
+            self.query_one(part).display = not small
+        if small:
+            times = "x" if self.ascii_mode else "\u00d7"  # the multiplication sign
+            notice.update(
+                _("This window is {size}: make it at least {minimum} to see the table.").format(
+                    size=f"{size.width}{times}{size.height}",
+                    minimum=f"{MIN_SIZE[0]}{times}{MIN_SIZE[1]}",
+                )
+            )
 
     def on_screen_resume(self) -> None:
         """Back from the rules or a question: the notices that came meanwhile went to that
@@ -140,6 +190,18 @@ class GameScreen(Screen[None]):
     def seat(self) -> int | None:
         return self.client.seat  # type: ignore[no-any-return]
 
+    def subject(self, seat: int | None) -> str:
+        """A seat as the subject that starts a sentence: 'You', 'The table', or the name as
+        its player typed it ('root' stays 'root')."""
+        if seat is None or seat == self.seat:
+            return upper_first(self.name_of(seat))
+        return self.name_of(seat)
+
+    @property
+    def my_turn(self) -> bool:
+        """Asked to act, and no move of ours on its way (see `send_soon`)."""
+        return bool(self.client.my_turn)
+
     def name_of(self, seat: int | None) -> str:
         if seat is None:
             return _("the table")
@@ -167,6 +229,10 @@ class GameScreen(Screen[None]):
 
     def score_of(self, seat: int) -> str:
         return ""
+
+    def deal_summary(self, event: dict[str, Any]) -> tuple[str, list[str]]:
+        """The title and lines of the summary after an event of `deal_ends`."""
+        return "", []
 
     def note_of(self, seat: int) -> str:
         """A few words after the seat's row in the players panel (public facts only)."""
@@ -228,7 +294,7 @@ class GameScreen(Screen[None]):
             )
         self.query_one(PlayersPanel).show(rows, _(self.score_title))
         self.query_one("#table", Static).update(self.table_text())
-        legal = self.client.legal_actions() if self.client.my_turn else []
+        legal = self.legal()
         cards = self.hand_cards()
         hand = self.query_one(Hand)
         hand.set_cards(cards, [self.look(c) for c in cards], self.playable(legal))
@@ -253,8 +319,11 @@ class GameScreen(Screen[None]):
         self.query_one("#status", Static).update(status, layout=False)  # one line, always
 
     def say(self, text: str) -> None:
-        """A line in the status bar until the next move (errors, hints)."""
+        """A line in the status bar until the next move (errors, hints): the others' moves
+        in the meantime (simultaneous choices) leave it, as long as this seat's choice is
+        the same one."""
         self.message = text
+        self.said_for = self.legal()
         self.refresh_all()
 
     def log_new_events(self) -> None:
@@ -282,8 +351,10 @@ class GameScreen(Screen[None]):
         notice = message.notice
         if isinstance(notice, ViewChanged):
             self.log_new_events()
-            self.message = ""
+            if self.legal() != self.said_for:
+                self.message = ""
             self.refresh_all()
+            self.sum_up(notice.events)
         elif isinstance(notice, ChatLine):
             self.show_chat(notice)
         elif isinstance(notice, TableSays):
@@ -295,7 +366,7 @@ class GameScreen(Screen[None]):
             if self.client.clock and self.clock_timer is None:
                 self.clock_timer = self.set_interval(1.0, self.tick_clock)
         elif isinstance(notice, HostRefused):
-            self.say(notice.text)
+            self.say(notices.refusal(notice.code, notice.text))
         elif isinstance(notice, LinkDown):
             banner = self.query_one("#banner", Static)
             banner.update(
@@ -314,30 +385,89 @@ class GameScreen(Screen[None]):
         elif isinstance(notice, DealChecked | Failed):
             self.app.handle_session_end(notice)  # type: ignore[attr-defined]
 
+    def send_soon(self, action: Action) -> None:
+        """Send a move chosen by a key. The move is on its way at once (the client's
+        `awaiting`, which the host's answer or refusal clears), so the keys that follow in
+        the same burst see the turn played (a second enter does not send another card),
+        although the sending itself runs after the key's handler."""
+        self.client.awaiting = True
+        self.message = ""
+        self.run_worker(self.send(action), group="move")
+
+    def sum_up(self, events: Any) -> None:
+        """A deal ended (and the game goes on): say who scored what before the next one."""
+        kinds = [e["kind"] for e in events]
+        ends = [e for e in events if e["kind"] in self.deal_ends]
+        if not ends or "game_end" in kinds or self.client.outcome is not None:
+            return
+        if self.seat is None:
+            return  # a watcher sets nobody's pace: the log has it
+        if self.app.screen is not self:
+            return  # the rules or a question are open: the log has it
+        title, lines = self.deal_summary(ends[-1])
+        self.app.push_screen(BetweenDeals(title, lines))
+
     async def send(self, action: Action) -> None:
         self.message = ""
         try:
             await self.client.act(action)
-        except ConnectionError:
+        except ConnectionError:  # (the client is no longer awaiting an answer)
             self.say(_("not connected: your move was not sent"))
 
-    async def on_chat_box_said(self, message: ChatBox.Said) -> None:
-        try:
-            await self.client.say(message.text)
-        except ConnectionError:
-            self.say(_("not connected: the line was not sent"))
-        self.query_one(Hand).focus()
-
     def legal(self) -> list[Action]:
-        return self.client.legal_actions() if self.client.my_turn else []
+        return self.client.legal_actions() if self.my_turn else []
 
     # -- keys ------------------------------------------------------------------------------------------
 
     def action_rules(self) -> None:
         self.app.show_rules(self.game_id)  # type: ignore[attr-defined]
 
+    @property
+    def chatting(self) -> bool:
+        return self.focused is not None and self.focused.id == "chat-input"
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Take (and show) a key only when it means something: none while the chat has the
+        focus (they type); a watcher has no player's keys; each game says about its own keys
+        in `can_use`."""
+        if self.chatting:
+            return False
+        if action in self.EVERYBODY:
+            return True
+        if self.seat is None:
+            return False
+        return self.can_use(action, parameters)
+
+    def can_use(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A player's key now: True, None (shown greyed: not now), False (hidden)."""
+        if action == "hint":
+            return True if self.my_turn else None
+        return True
+
+    def action_hand_move(self, step: int) -> None:
+        self.query_one(Hand).action_move(step)
+
+    def action_hand_jump(self, where: int) -> None:
+        self.query_one(Hand).action_jump(where)
+
+    def action_scroll_log(self, direction: int) -> None:
+        log = self.query_one("#log", RichLog)
+        if direction < 0:
+            log.scroll_page_up(animate=False)
+        else:
+            log.scroll_page_down(animate=False)
+
     def action_chat(self) -> None:
-        self.query_one("#chat-input").focus()
+        self.set_focus(self.query_one("#chat-input"))  # at once: the next key may be text
+
+    async def on_chat_box_said(self, message: ChatBox.Said) -> None:
+        try:
+            await self.client.say(message.text)
+        except ConnectionError:
+            self.say(_("not connected: the line was not sent"))
+
+    def on_chat_box_closed(self, message: ChatBox.Closed) -> None:
+        self.query_one(Hand).focus()
 
     def describe_move(self, action: Action) -> str:
         """A legal move in words, for the hint (each title words its own moves)."""
@@ -356,19 +486,25 @@ class GameScreen(Screen[None]):
         answer is shown only if the turn it was asked about is still the one being played."""
         client, seat = self.client, self.seat
         assert seat is not None
-        seq = client.seq
         bot = hint_bot(client.game, client.config, seat, HINT_SECONDS, os.urandom(32))
         found = await asyncio.to_thread(bot.analyse, dict(self.view), legal, list(client.log))
-        if client.seq != seq or not client.my_turn:
-            return
+        if not self.my_turn or self.legal() != legal:
+            return  # that turn was played (the others' choices meanwhile do not change it)
         self.say(
             _(HINT_WORDS[found.sureness]).format(
                 move=self.describe_move(found.action), chance=round(100 * found.win_chance)
             )
         )
+        self.point_at(found.action)
+
+    def point_at(self, action: Action) -> None:
+        """Put the hand's cursor on the card of `action` (and select its cards when it has
+        several), so that enter plays what the hint said."""
+        card = getattr(action, "card", None)
+        cards = (card,) if isinstance(card, int) else tuple(getattr(action, "cards", ()) or ())
+        if cards:
+            self.query_one(Hand).point_at(cards)
+            self.refresh_status()
 
     def action_back(self) -> None:
-        if self.focused is not None and self.focused.id == "chat-input":
-            self.query_one(Hand).focus()
-            return
         self.app.confirm_leave()  # type: ignore[attr-defined]

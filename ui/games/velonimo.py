@@ -40,8 +40,16 @@ COLOUR_NAMES = (N_("red"), N_("orange"), N_("yellow"), N_("green"), N_("blue"), 
                 N_("brown"))  # fmt: skip
 # Translators: the letter (or two) on a card's face for its colour; keep them distinct.
 COLOUR_LETTERS = (N_("R"), N_("O"), N_("Y"), N_("G"), N_("Bl"), N_("P"), N_("Br"))
-COLOUR_STYLES = ("bold red", "bold dark_orange", "bold yellow", "bold green3",
-                 "bold dodger_blue1", "bold medium_purple1", "bold orange4")  # fmt: skip
+COLOUR_STYLES = ("#d70000", "#ff8700", "#ffff00", "#00d700", "#5f87ff", "#af00d7", "#af5f00")
+"""Seven colours that stay seven at every colour depth a terminal may have. Each is a colour
+of the 256-colour cube (160, 208, 226, 40, 69, 128, 130), so a 256-colour terminal shows it
+as chosen, and each is nearest to a different colour of the 16 (red, bright red, bright
+yellow, green, bright blue, magenta, and yellow, the 16-colour palette's brown), so an
+8/16-colour terminal shows seven too. None is bold: many terminals brighten bold text in
+the 16 colours, which made red and orange one colour, and brown and yellow another. Named
+ANSI colours are avoided too: the app turns them into its theme's colours, which the
+terminal's 16 then bend (red became magenta). The letters on the faces say the colour
+without any of this."""
 HARE_STYLE = "bold"
 # The runners the rule sheet names; the others are known by their number.
 ANIMALS = {1: N_("turtle"), 2: N_("dromedary"), 5: N_("tiger")}
@@ -124,11 +132,6 @@ def play_value(cards: Sequence[int], jersey: bool) -> int:
     return combination_value(sorted(cards)) + (JERSEY_BONUS if jersey else 0)
 
 
-def upper_first(text: str) -> str:
-    """Capitalised for the start of a sentence, leaving the rest of a name alone."""
-    return text[:1].upper() + text[1:]
-
-
 class VelonimoScreen(GameScreen):
     """Velonimo.
 
@@ -144,22 +147,22 @@ class VelonimoScreen(GameScreen):
     """
 
     BINDINGS: ClassVar[list[Any]] = [
-        # Priority, so that they reach the screen before the hand's own keys; when the chat
-        # has the focus they step aside (see check_action).
-        Binding("enter", "play", N_("Play"), priority=True, key_display="enter"),
-        Binding("enter", "give", N_("Give back"), priority=True, key_display="enter"),
+        # Priority keys, as all of a game screen's (see GameScreen).
+        Binding("enter", "play", N_("Play"), key_display="enter", priority=True),
+        Binding("enter", "give", N_("Give back"), key_display="enter", priority=True),
         Binding("space", "select", N_("Select"), priority=True),
-        Binding("p", "pass", N_("Pass")),
-        Binding("j", "jersey", N_("Jersey")),
-        Binding("1", "pick(0)", N_("Choose"), key_display="1-5"),
-        Binding("2", "pick(1)", show=False),
-        Binding("3", "pick(2)", show=False),
-        Binding("4", "pick(3)", show=False),
-        Binding("5", "pick(4)", show=False),
-        Binding("s", "sort", N_("Sort"), show=False),
+        Binding("p", "pass", N_("Pass"), priority=True),
+        Binding("j", "jersey", N_("Jersey"), priority=True),
+        Binding("1", "pick(0)", N_("Choose"), key_display="1-5", priority=True),
+        Binding("2", "pick(1)", show=False, priority=True),
+        Binding("3", "pick(2)", show=False, priority=True),
+        Binding("4", "pick(3)", show=False, priority=True),
+        Binding("5", "pick(4)", show=False, priority=True),
+        Binding("s", "sort", N_("Sort"), show=False, priority=True),
         *GameScreen.BINDINGS,
     ]
     game_id = "velonimo"
+    deal_ends = frozenset({"round_end"})
     multi_select = True
     score_title = N_("points")
 
@@ -243,7 +246,7 @@ class VelonimoScreen(GameScreen):
 
     def my_phase(self) -> str | None:
         """The phase if this seat is asked to act now, else None."""
-        if not self.view or self.view.get("over") or not self.client.my_turn:
+        if not self.view or self.view.get("over") or not self.my_turn:
             return None
         return str(self.view["phase"])
 
@@ -366,7 +369,7 @@ class VelonimoScreen(GameScreen):
                     "{thief}'s turtle takes {n} card: from whom?",
                     "{thief}'s turtles take {n} cards: from whom?",
                     count,
-                ).format(thief=upper_first(self.name_of(thief)), n=count)
+                ).format(thief=self.subject(thief), n=count)
             text.append(question + "\n", style="bold")
             return
         taken = exchange.get("taken")
@@ -374,7 +377,7 @@ class VelonimoScreen(GameScreen):
             line = Text(_("You took from {name}: ").format(name=self.name_of(victim)))
             line.append_text(code_text(taken))
         elif taken is not None and victim == self.seat:
-            line = Text(_("{name} took from you: ").format(name=upper_first(self.name_of(thief))))
+            line = Text(_("{name} took from you: ").format(name=self.subject(thief)))
             line.append_text(code_text(taken))
         else:
             line = Text(
@@ -382,9 +385,7 @@ class VelonimoScreen(GameScreen):
                     "{thief} took {n} card from {victim}",
                     "{thief} took {n} cards from {victim}",
                     count,
-                ).format(
-                    thief=upper_first(self.name_of(thief)), victim=self.name_of(victim), n=count
-                )
+                ).format(thief=self.subject(thief), victim=self.name_of(victim), n=count)
             )
         line.stylize("bold")
         text.append_text(line)
@@ -481,7 +482,7 @@ class VelonimoScreen(GameScreen):
 
     def waiting_prompt(self) -> str:
         view = self.view
-        who = upper_first(self.name_of(view["current"]))
+        who = self.subject(view["current"])
         phase = view["phase"]
         if phase == "victim":
             return _("{name} chooses whose cards the turtles take.").format(name=who)
@@ -509,7 +510,7 @@ class VelonimoScreen(GameScreen):
     def describe(self, event: dict[str, Any]) -> str | None:
         kind = event["kind"]
         seat = event.get("seat")
-        who = upper_first(self.name_of(seat))
+        who = self.subject(seat)
         me = seat is not None and seat == self.seat
         if kind == "play":
             line = _("{who} played {play}: {value}").format(
@@ -578,8 +579,9 @@ class VelonimoScreen(GameScreen):
                 n=event["round"], d=event["difficulty"], who=self.name_of(event["first_player"])
             )
         if kind == "game_end":
-            winners = ", ".join(self.name_of(s) for s in event["winners"])
-            line = _("Game over: {names} won").format(names=upper_first(winners))
+            first, *others = event["winners"]
+            winners = ", ".join([self.subject(first), *(self.name_of(s) for s in others)])
+            line = _("Game over: {names} won").format(names=winners)
             if event.get("reason") == "duel_target":
                 line += " " + _("(target reached)")
             return line
@@ -605,18 +607,22 @@ class VelonimoScreen(GameScreen):
         thief, victim, count = event["seat"], event["victim"], event["count"]
         cards = event.get("cards")
         if cards is not None and thief == self.seat:
-            return _("Your turtles took {cards} from {name}").format(
-                cards=cards_words(cards), name=self.name_of(victim)
-            )
+            return ngettext(
+                "Your turtle took {cards} from {name}",
+                "Your turtles took {cards} from {name}",
+                len(cards),
+            ).format(cards=cards_words(cards), name=self.name_of(victim))
         if cards is not None and victim == self.seat:
-            return _("{name}'s turtles took your {cards}").format(
-                name=upper_first(self.name_of(thief)), cards=cards_words(cards)
-            )
+            return ngettext(
+                "{name}'s turtle took your {cards}",
+                "{name}'s turtles took your {cards}",
+                len(cards),
+            ).format(name=self.subject(thief), cards=cards_words(cards))
         return ngettext(
             "{thief}'s turtle took {n} card from {victim}",
             "{thief}'s turtles took {n} cards from {victim}",
             count,
-        ).format(thief=upper_first(self.name_of(thief)), victim=self.name_of(victim), n=count)
+        ).format(thief=self.subject(thief), victim=self.name_of(victim), n=count)
 
     def describe_give(self, event: dict[str, Any]) -> str:
         giver, victim, left = event["seat"], event["victim"], event["to_give"]
@@ -627,15 +633,32 @@ class VelonimoScreen(GameScreen):
             )
         elif card is not None and victim == self.seat:
             line = _("{name} gave you {card}").format(
-                name=upper_first(self.name_of(giver)), card=card_word(card)
+                name=self.subject(giver), card=card_word(card)
             )
         else:
             line = _("{giver} gave a card back to {victim}").format(
-                giver=upper_first(self.name_of(giver)), victim=self.name_of(victim)
+                giver=self.subject(giver), victim=self.name_of(victim)
             )
         if left:
             line += " " + ngettext("({n} more to go)", "({n} more to go)", left).format(n=left)
         return line
+
+    def deal_summary(self, event: dict[str, Any]) -> tuple[str, list[str]]:
+        """Each player in the order they went out: the round's points and the total."""
+        lines = []
+        for place, seat in enumerate(event["finish_order"], 1):
+            lines.append(
+                _("{place}. {name}: +{points}, {total} in all").format(
+                    place=place,
+                    name=self.subject(seat),
+                    points=event["scores"][seat],
+                    total=event["totals"][seat],
+                )
+            )
+        holder = event["jersey"]
+        if holder is not None:
+            lines.append(_("Polka-dot jersey: {name}").format(name=self.subject(holder)))
+        return _("Round {n} is over").format(n=event["round"]), lines
 
     def describe_round_end(self, event: dict[str, Any]) -> str:
         scores = ", ".join(
@@ -667,25 +690,28 @@ class VelonimoScreen(GameScreen):
             return _("give the reward to {name}").format(name=self.name_of(action.to_seat))
         return _("pass")
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Show (and take) only the keys that mean something now; the keys the hand shares
-        with the chat step aside while the chat has the focus."""
-        if action in ("play", "give", "select"):
-            if not isinstance(self.focused, Hand):
-                return False
-            phase = self.my_phase()
-            if action == "play":
-                return phase in (None, "play")
-            if action == "give":
-                return phase == "give_back"
+    def point_at(self, action: Action) -> None:
+        super().point_at(action)
+        if isinstance(action, Play) and action.jersey and self.can_wear_jersey():
+            self.jersey_on = True
+
+    def can_use(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Show (and take) only the keys that mean something now; a selection may be made
+        while the others play, ready for your turn."""
+        phase = self.my_phase()
+        if action == "play":
+            return True if phase == "play" else None if phase is None else False
+        if action == "give":
+            return phase == "give_back"
+        if action == "select":
             return phase in (None, "play")
         if action == "pass":
-            return self.my_phase() == "play" and self.view.get("attack_value") is not None
+            return phase == "play" and self.view.get("attack_value") is not None
         if action == "jersey":
-            return self.my_phase() == "play" and self.can_wear_jersey()
+            return phase == "play" and self.can_wear_jersey()
         if action == "pick":
-            return self.my_phase() in CHOICE_PHASES
-        return True
+            return phase in CHOICE_PHASES
+        return super().can_use(action, parameters)
 
     def action_select(self) -> None:
         self.query_one(Hand).action_select_card()
@@ -707,16 +733,16 @@ class VelonimoScreen(GameScreen):
 
     def on_hand_chosen(self, message: Hand.Chosen) -> None:
         message.stop()
-        self.run_worker(self.choose(message.card, message.selection), exclusive=True, group="move")
+        self.choose(message.card, message.selection)
 
-    async def choose(self, card: int | None, selection: tuple[int, ...]) -> None:
+    def choose(self, card: int | None, selection: tuple[int, ...]) -> None:
         phase = self.my_phase()
         if phase is None:
             self.say(_("it is not your turn"))
             return
         if phase == "give_back":
             if card is not None:
-                await self.submit(GiveBack(card), _("you cannot give that card"))
+                self.submit(GiveBack(card), _("you cannot give that card"))
             return
         if phase != "play":
             self.say(_("press the digit of your choice"))
@@ -727,20 +753,20 @@ class VelonimoScreen(GameScreen):
         if problem is not None:
             self.say(problem)
             return
-        if await self.submit(Play(tuple(sorted(cards)), jersey), _("that is not a legal play")):
+        if self.submit(Play(tuple(sorted(cards)), jersey), _("that is not a legal play")):
             self.jersey_on = False
             self.query_one(Hand).clear_selection()
 
-    async def submit(self, action: Action, refusal: str) -> bool:
+    def submit(self, action: Action, refusal: str) -> bool:
         """Send `action` if the rules allow it now, else say `refusal`."""
         if action not in self.legal():
             self.say(refusal)
             return False
-        await self.send(action)
+        self.send_soon(action)
         return True
 
-    async def action_pass(self) -> None:
-        if await self.submit(Pass(), _("you lead this attack: you cannot pass")):
+    def action_pass(self) -> None:
+        if self.submit(Pass(), _("you lead this attack: you cannot pass")):
             self.query_one(Hand).clear_selection()
 
     def action_jersey(self) -> None:
@@ -751,7 +777,7 @@ class VelonimoScreen(GameScreen):
         self.message = ""
         self.refresh_status()
 
-    async def action_pick(self, index: int) -> None:
+    def action_pick(self, index: int) -> None:
         phase = self.my_phase()
         choices = self.seat_choices()
         if phase is None or not choices:
@@ -766,4 +792,4 @@ class VelonimoScreen(GameScreen):
             action = ChooseLeader(index)
         else:
             action = GiveReward(index)
-        await self.submit(action, _("that is not a choice now"))
+        self.submit(action, _("that is not a choice now"))

@@ -11,7 +11,7 @@ from textual.binding import Binding
 from netcards.action import Action
 from netcards.games.via_gladiola.actions import PlayGladiola, Rest, Walk
 from netcards.games.via_gladiola.cards import deck_for, kind_of
-from ui.games.base import GameScreen, upper_first
+from ui.games.base import GameScreen
 from ui.i18n import N_, _, ngettext
 from ui.session import Session
 from ui.widgets.cardface import Look
@@ -40,10 +40,11 @@ class ViaGladiolaScreen(GameScreen):
 
     BINDINGS: ClassVar[list[Any]] = [
         *GameScreen.BINDINGS,
-        Binding("enter", "play", N_("Walk")),
-        Binding("r", "rest", N_("Rest")),
+        Binding("enter", "play", N_("Walk"), priority=True),
+        Binding("r", "rest", N_("Rest"), priority=True),
     ]
     game_id = "via-gladiola"
+    deal_ends = frozenset({"day_end"})
     score_title = N_("blisters")
 
     def __init__(self, session: Session, *, ascii_mode: bool = False) -> None:
@@ -136,7 +137,7 @@ class ViaGladiolaScreen(GameScreen):
         view = self.view
         if view.get("over"):
             return _("The game is over.")
-        if not self.client.my_turn:
+        if not self.my_turn:
             current = view.get("current")
             return _("Waiting for {name}.").format(name=self.name_of(current))
         if view["day"] == 4:
@@ -152,19 +153,19 @@ class ViaGladiolaScreen(GameScreen):
             draws = event["cadence_draws"]
             pace = (_("normal"), _("fast"), _("very fast"))[draws]
             return _("{who} walked {card} ({pace})").format(
-                who=upper_first(who), card=self.card_name(event["card"]), pace=pace
+                who=self.subject(event.get("seat")), card=self.card_name(event["card"]), pace=pace
             )
         if kind == "draw":
             if event.get("cards"):
                 names = ", ".join(self.card_name(c) for c in event["cards"])
                 return _("You drew {cards}").format(cards=names)
             return ngettext("{who} drew {n} card", "{who} drew {n} cards", event["count"]).format(
-                who=upper_first(who), n=event["count"]
+                who=self.subject(event.get("seat")), n=event["count"]
             )
         if kind == "rest":
-            return _("{who} rested").format(who=upper_first(who))
+            return _("{who} rested").format(who=self.subject(event.get("seat")))
         if kind == "gladiola":
-            return _("{who} laid a Gladiola aside").format(who=upper_first(who))
+            return _("{who} laid a Gladiola aside").format(who=self.subject(event.get("seat")))
         if kind == "reshuffle":
             return _("Day {day}'s walk pile was shuffled into a new draw pile ({n} cards)").format(
                 day=event["day"], n=event["size"]
@@ -174,19 +175,42 @@ class ViaGladiolaScreen(GameScreen):
         if kind == "day_end":
             return _("Day {day} is over").format(day=event["day"])
         if kind == "day_start":
+            if event.get("seat") == self.seat:
+                return _("Day {day} begins: you start").format(day=event["day"])
             return _("Day {day} begins: {who} starts").format(day=event["day"], who=who)
         if kind == "game_end":
             return _("The game is over")
         return None
 
+    def deal_summary(self, event: dict[str, Any]) -> tuple[str, list[str]]:
+        """How the day ended, and the cards each walker still holds (blisters count at the
+        end of day 4, for the cards then in hand)."""
+        if event.get("reason") == "stalemate":
+            how = _("Nobody could move any more.")
+        else:
+            how = _("{who} walked the Finish.").format(who=self.subject(event.get("seat")))
+        lines = [how, ""]
+        sizes = self.view.get("hand_sizes", [])
+        for seat, size in enumerate(sizes):
+            line = ngettext("{who}: {n} card in hand", "{who}: {n} cards in hand", size).format(
+                who=self.subject(seat), n=size
+            )
+            if seat == self.seat:
+                blisters = int(self.score_of(seat) or 0)
+                line += " " + ngettext("({n} blister)", "({n} blisters)", blisters).format(
+                    n=blisters
+                )
+            lines.append(line)
+        return _("Day {day} is over").format(day=event["day"]), lines
+
     # -- playing -----------------------------------------------------------------------------------------
 
     def on_hand_chosen(self, message: Hand.Chosen) -> None:
         message.stop()
-        self.run_worker(self.play_card(message.card), exclusive=True, group="move")
+        self.play_card(message.card)
 
-    async def play_card(self, card: int | None) -> None:
-        if not self.client.my_turn:
+    def play_card(self, card: int | None) -> None:
+        if not self.my_turn:
             self.say(_("it is not your turn"))
             return
         if card is None:
@@ -194,7 +218,7 @@ class ViaGladiolaScreen(GameScreen):
         legal = self.legal()
         for action in (Walk(card), PlayGladiola(card)):
             if action in legal:
-                await self.send(action)
+                self.send_soon(action)
                 return
         top = self.view["top_value"]
         if kind_of(card) == "gladiola":
@@ -210,11 +234,16 @@ class ViaGladiolaScreen(GameScreen):
                 )
             )
 
+    def can_use(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("play", "rest"):
+            return True if self.my_turn else None
+        return super().can_use(action, parameters)
+
     def action_play(self) -> None:
         self.query_one(Hand).action_choose()
 
-    async def action_rest(self) -> None:
+    def action_rest(self) -> None:
         if Rest() in self.legal():
-            await self.send(Rest())
+            self.send_soon(Rest())
         else:
             self.say(_("it is not your turn"))

@@ -12,12 +12,14 @@ from ui.i18n import N_, _
 
 
 class Confirm(ModalScreen[bool]):
-    """A question with two answers.
+    """A question with two answers. Enter takes the focused one: "yes" unless the question says
+    the safe answer is "no" (`default=False`: trusting a key, closing a table for everyone).
 
     | Key | Action |
     | :- | :- |
-    | y / enter | Yes |
+    | y | Yes |
     | n / escape | No |
+    | enter | The focused answer |
     """
 
     BINDINGS = [
@@ -26,12 +28,21 @@ class Confirm(ModalScreen[bool]):
         Binding("escape", "answer(False)", show=False),
     ]
 
-    def __init__(self, question: str, yes: str = "", no: str = "", *, loud: bool = False) -> None:
+    def __init__(
+        self,
+        question: str,
+        yes: str = "",
+        no: str = "",
+        *,
+        loud: bool = False,
+        default: bool = True,
+    ) -> None:
         super().__init__()
         self.question = question
         self.yes = yes or _("Yes")
         self.no = no or _("No")
         self.loud = loud
+        self.default = default
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="loud" if self.loud else ""):
@@ -41,7 +52,7 @@ class Confirm(ModalScreen[bool]):
                 yield Button(self.no + " (n)", id="no")
 
     def on_mount(self) -> None:
-        self.query_one("#yes", Button).focus()
+        self.query_one("#yes" if self.default else "#no", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")

@@ -1,4 +1,8 @@
-"""Tables on the LAN, found by discovery and refreshed every few seconds."""
+"""Tables on the LAN, found by discovery and refreshed every few seconds.
+
+Enter joins the table under the cursor at once (with the name from the settings), `s` watches
+it; a table that has a password asks for it first, here.
+"""
 
 from __future__ import annotations
 
@@ -14,9 +18,17 @@ from netcards.registry import get_game
 from protocol.discovery import FoundTable, discover
 from protocol.settings import discovery_target
 from ui.i18n import N_, _, ngettext
+from ui.screens.password import PasswordPrompt
 from ui.widgets.keybar import KeyBar
 
 REFRESH = 3.0
+
+
+class TableList(DataTable[str]):
+    """The tables found; enter joins the one under the cursor (DataTable's own enter selects
+    a row, and it is the focused widget, so the key is named here, where the footer sees it)."""
+
+    BINDINGS = [Binding("enter", "select_cursor", N_("Join"))]
 
 
 class FindScreen(Screen[None]):
@@ -31,7 +43,6 @@ class FindScreen(Screen[None]):
     """
 
     BINDINGS = [
-        Binding("enter", "join", N_("Join")),
         Binding("s", "watch", N_("Watch")),
         Binding("escape", "app.pop_screen", N_("Back")),
     ]
@@ -45,12 +56,14 @@ class FindScreen(Screen[None]):
             _("Looking for tables (asking {target})...").format(target=discovery_target()),
             id="find-status",
         )
-        yield DataTable(id="tables", cursor_type="row")
+        yield TableList(id="tables", cursor_type="row")
         yield KeyBar()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns(_("table"), _("game"), _("free seats"), _("address"), _("fingerprint"))
+        table.add_columns(
+            _("table"), _("game"), _("free seats"), _("password"), _("address"), _("fingerprint")
+        )
         table.focus()
         self.run_worker(self.look(), exclusive=True)
         self.set_interval(REFRESH, lambda: self.run_worker(self.look(), exclusive=True))
@@ -73,7 +86,12 @@ class FindScreen(Screen[None]):
             except UnknownGame:
                 game = t.info.game + " (?)"
             table.add_row(
-                t.info.name, game, f"{t.info.free}/{t.info.players}", t.address, t.info.fingerprint
+                t.info.name,
+                game,
+                f"{t.info.free}/{t.info.players}",
+                _("yes") if t.info.password else "-",
+                t.address,
+                t.info.fingerprint,
             )
         if row is not None and 0 <= row < len(found):
             table.move_cursor(row=row)
@@ -94,12 +112,29 @@ class FindScreen(Screen[None]):
         row = self.query_one(DataTable).cursor_row
         return self.found[row] if self.found and row is not None and row < len(self.found) else None
 
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_join()
+
     def action_join(self) -> None:
-        table = self.chosen()
-        if table is not None:
-            self.app.show_join(table.address, table.info.fingerprint)  # type: ignore[attr-defined]
+        self.take_seat(spectator=False)
 
     def action_watch(self) -> None:
+        self.take_seat(spectator=True)
+
+    def take_seat(self, *, spectator: bool) -> None:
+        """Join (or watch) the chosen table, asking for its password first if it has one."""
         table = self.chosen()
-        if table is not None:
-            self.app.join_table(table.address, self.app.settings.name, None, True)  # type: ignore[attr-defined]
+        if table is None:
+            return
+        app = self.app
+
+        def join(password: str | None) -> None:
+            app.join_table(table.address, app.settings.name, password, spectator)  # type: ignore[attr-defined]
+
+        if table.info.password:
+            self.app.push_screen(
+                PasswordPrompt(table.info.name), lambda pw: join(pw) if pw else None
+            )
+        else:
+            join(None)

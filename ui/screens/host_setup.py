@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -19,8 +20,9 @@ from netcards.bots.base import bot_levels
 from netcards.errors import GameError
 from netcards.options import OptionSpec
 from netcards.registry import all_games, get_game
-from protocol.address import DEFAULT_PORT
+from protocol.address import DEFAULT_PORT, DEFAULT_SSH_PORT
 from ui.i18n import N_, _
+from ui.screens.forms import checkbox
 from ui.session import TablePlan
 from ui.widgets.keybar import KeyBar
 
@@ -77,8 +79,9 @@ class HostSetupScreen(Screen[None]):
                 yield Input(value=str(DEFAULT_PORT), id="port", restrict=r"[0-9]*")
                 yield Label(_("Turn clock: seconds per decision, then a bot plays it (empty: off)"))
                 yield Input(id="clock", restrict=r"[0-9]*")
+                yield Label(_("SSH door: friends join with only ssh on this port (empty: no door)"))
+                yield Input(id="ssh-port", restrict=r"[0-9]*", placeholder=str(DEFAULT_SSH_PORT))
             yield Vertical(id="options")
-            yield Static("", id="form-error")
             with Horizontal(id="form-buttons"):
                 yield Button(
                     _("Start") if self.practise else _("Open the table"),
@@ -86,6 +89,9 @@ class HostSetupScreen(Screen[None]):
                     variant="primary",
                 )
                 yield Button(_("Back"), id="back")
+        # Below the form, not in it: the field to fix has the focus, and the form scrolls to it,
+        # so the words that say what to fix must stay in sight wherever that field is.
+        yield Static("", id="form-error", classes="below-form")
         yield KeyBar()
 
     async def on_mount(self) -> None:
@@ -120,7 +126,8 @@ class HostSetupScreen(Screen[None]):
         wid = f"opt-{spec.name}"
         label = Label(spec.help)
         if spec.kind == "bool":
-            return [Checkbox(spec.help, value=bool(spec.default), id=wid)]
+            ascii_mode = bool(getattr(self.app, "ascii_mode", False))
+            return [checkbox(spec.help, bool(spec.default), id=wid, ascii_mode=ascii_mode)]
         if spec.kind == "seat":
             choices = [(_("random"), "random")] + [(str(i + 1), str(i)) for i in range(8)]
             return [label, Select(choices, value="random", allow_blank=False, id=wid)]
@@ -184,22 +191,32 @@ class HostSetupScreen(Screen[None]):
         port_text = self.query_one("#port", Input).value.strip() or str(DEFAULT_PORT)
         password = self.query_one("#password", Input).value
         clock = self.query_one("#clock", Input).value.strip()
+        ssh_port = self.query_one("#ssh-port", Input).value.strip()
+        if ssh_port and not 0 <= int(ssh_port) <= 65535:
+            raise ValueError(_("the SSH door's port is between 0 and 65535"))
         return TablePlan(
             game.id, players, options, bots=int(bots) if isinstance(bots, int) else 0,
             bot_level=level, stand_in_level=level,
             name=self.query_one("#name", Input).value.strip() or "netcards table",
             password=password or None, port=int(port_text), turn_clock=float(clock or 0),
+            ssh_port=int(ssh_port) if ssh_port else None,
         )  # fmt: skip
+
+    def show_error(self, text: str, field: str | None = None) -> None:
+        """A problem with the table asked for (the engine's, or the port's when opening it)."""
+        self.query_one("#form-error", Static).update(Text("! " + text, style="bold red"))
+        if field is not None and self.query(f"#{field}"):
+            self.query_one(f"#{field}").focus()
 
     def action_open(self) -> None:
         error = self.query_one("#form-error", Static)
         try:
             plan = self.plan()
         except (GameError, ValueError) as exc:
-            error.update(f"[b red]! {exc}[/]")
+            self.show_error(str(exc))
             return
         except OSError as exc:
-            error.update(f"[b red]! {_('cannot read the deck file')}: {exc.strerror}[/]")
+            self.show_error(f"{_('cannot read the deck file')}: {exc.strerror}")
             return
         error.update("")
         self.app.open_table(plan)  # type: ignore[attr-defined]

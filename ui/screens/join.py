@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -10,6 +11,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Static
 
 from protocol.address import AddressError, parse_address
 from ui.i18n import N_, _
+from ui.screens.forms import checkbox
 from ui.widgets.keybar import KeyBar
 
 
@@ -25,11 +27,27 @@ class JoinScreen(Screen[None]):
 
     BINDINGS = [Binding("escape", "app.pop_screen", N_("Back"))]
 
-    def __init__(self, address: str = "", name: str = "", fingerprint: str = "") -> None:
+    def __init__(
+        self,
+        address: str = "",
+        name: str = "",
+        fingerprint: str = "",
+        *,
+        password: str | None = None,
+        spectator: bool = False,
+        error: str = "",
+        focus: str = "",
+    ) -> None:
+        """`error` and `focus` bring the player back after a failed join, with what they typed
+        and the field to fix focused."""
         super().__init__()
         self.address = address
         self.player = name
         self.fingerprint = fingerprint
+        self.password = password or ""
+        self.spectator = spectator
+        self.error = error
+        self.focus_field = focus
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="form"):
@@ -44,16 +62,24 @@ class JoinScreen(Screen[None]):
             yield Label(_("Your name"))
             yield Input(value=self.player, id="name")
             yield Label(_("Password (if the table has one)"))
-            yield Input(password=True, id="password")
-            yield Checkbox(_("Watch as a spectator"), id="spectator")
-            yield Static("", id="form-error")
+            yield Input(value=self.password, password=True, id="password")
+            yield checkbox(
+                _("Watch as a spectator"), self.spectator, id="spectator",
+                ascii_mode=bool(getattr(self.app, "ascii_mode", False)),
+            )  # fmt: skip
+            yield Static(self.error_text(self.error), id="form-error")
             with Horizontal(id="form-buttons"):
                 yield Button(_("Join"), id="join", variant="primary")
                 yield Button(_("Back"), id="back")
         yield KeyBar()
 
+    @staticmethod
+    def error_text(text: str) -> Text:
+        return Text("! " + text, style="bold red") if text else Text("")
+
     def on_mount(self) -> None:
-        self.query_one("#address" if not self.address else "#name", Input).focus()
+        field = self.focus_field or ("address" if not self.address else "name")
+        self.query_one(f"#{field}", Input).focus()
 
     def on_input_submitted(self) -> None:
         self.join()
@@ -71,12 +97,14 @@ class JoinScreen(Screen[None]):
         try:
             parse_address(address)
         except AddressError as exc:
-            error.update(f"[b red]! {exc}[/]")
+            error.update(self.error_text(str(exc)))
+            self.query_one("#address", Input).focus()
             return
         if not name:
-            error.update("[b red]! " + _("a name is needed") + "[/]")
+            error.update(self.error_text(_("a name is needed")))
+            self.query_one("#name", Input).focus()
             return
-        error.update("")
+        error.update(self.error_text(_("Joining {address}...").format(address=address)))
         password = self.query_one("#password", Input).value or None
         spectator = self.query_one("#spectator", Checkbox).value
         self.app.join_table(address, name, password, spectator)  # type: ignore[attr-defined]

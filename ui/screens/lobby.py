@@ -1,8 +1,13 @@
-"""The lobby: who sits where, who is ready, the host's fingerprint to compare, and chat."""
+"""The lobby: who sits where, who is ready, the host's fingerprint to compare, and chat.
+
+Each player sees only the keys they can use: the owner's (bots and their level) only at the
+owner's screen, `r` only in a seat before the game.
+"""
 
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -35,7 +40,7 @@ class LobbyScreen(Screen[None]):
 
     | Key | Action |
     | :- | :- |
-    | r | Ready / not ready |
+    | r | (seated) Ready / not ready |
     | b | (owner) Put a bot in the first open seat |
     | l | (owner) Change the level of the next bots |
     | x | (owner) Take the bot out of the selected seat |
@@ -66,18 +71,37 @@ class LobbyScreen(Screen[None]):
                 yield DataTable(id="seats", cursor_type="row", zebra_stripes=True)
                 yield Static("", id="lobby-note")
             yield ChatBox(id="chat")
-        yield KeyBar()
+        yield KeyBar(compact=True)  # the owner's six keys fit 60 columns
+
+    OWNER_ACTIONS = frozenset({"add_bot", "level", "remove_bot"})
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Owner's keys for the owner only; `ready` for a seated player while in the lobby."""
+        client = self.session.client
+        if action in self.OWNER_ACTIONS:
+            return bool(client.owner)
+        if action == "ready":
+            lobby = client.lobby
+            return client.seat is not None and (lobby is None or lobby.phase == "lobby")
+        return True
+
+    PLAYER_COLUMN = 1
 
     def on_mount(self) -> None:
         self.query_one("#banner").display = False
         table = self.query_one("#seats", DataTable)
-        table.add_columns(_("seat"), _("player"), _("ready"), "")
+        table.add_column(_("seat"))
+        table.add_column(_("player"), width=self.player_width())
+        table.add_column(_("ready"))
+        table.add_column("")
         for line in self.session.client.chat:
             self.query_one(ChatBox).add(line.name, line.text, notice=line.seat is None)
         self.refresh_lobby()
         table.focus()
 
     def refresh_lobby(self) -> None:
+        if not self.query("#lobby-title"):
+            return  # not composed yet, or already leaving (a resize may come at either end)
         client = self.session.client
         lobby = client.lobby
         title = Text()
@@ -90,7 +114,18 @@ class LobbyScreen(Screen[None]):
         title.append(_("{game}, {n} players").format(game=game.name, n=lobby.players) + "\n")
         title.append(_("Host fingerprint: "))
         title.append(client.fingerprint, style="bold")
-        title.append("\n" + _("(compare it with the host's screen before you play)"), style="dim")
+        hosting = self.session.host is not None
+        title.append(
+            "\n"
+            + (
+                _("(players compare it with the one on their screen)")
+                if hosting
+                else _("(compare it with the host's screen before you play)")
+            ),
+            style="dim",
+        )
+        if hosting:
+            title.append("\n" + self.join_line())
         if lobby.password:
             title.append("\n" + _("This table has a password."), style="dim")
         if lobby.turn_clock_ms:
@@ -100,17 +135,21 @@ class LobbyScreen(Screen[None]):
                     n=round(lobby.turn_clock_ms / 1000)
                 )
             )
-        if self.session.host is not None:
-            title.append(
-                "\n"
-                + _("Players join with: netcards join ADDRESS:{port}").format(
-                    port=self.session.host.port
-                )
-            )
+        door = self.session.door
+        if door is not None:  # the SSH door: the one command a friend types, and its key
+            addresses = self.session.addresses
+            host = addresses[0].rsplit(":", 1)[0] if addresses else _("ADDRESS")
+            title.append("\n" + _("Friends without netcards: {command}").format(
+                command=door.command(_("NAME"), host)
+            ))  # fmt: skip
+            title.append("\n" + _("SSH fingerprint: "))
+            title.append(door.fingerprint, style="bold")
         self.query_one("#lobby-title", Static).update(title)
         table = self.query_one("#seats", DataTable)
         row = table.cursor_row
         table.clear()
+        if len(table.ordered_columns) > self.PLAYER_COLUMN:
+            table.ordered_columns[self.PLAYER_COLUMN].width = self.player_width()
         for info in lobby.seats:
             if info.kind == "open":
                 name, state = Text(_("(open)"), style="dim"), ""
@@ -122,17 +161,39 @@ class LobbyScreen(Screen[None]):
                 state = "" if info.connected else _("away")
             yes, no = ("yes", "-") if getattr(self.app, "ascii_mode", False) else ("✓", "·")
             ready = (yes if info.ready else no) if info.kind != "open" else ""
-            table.add_row(str(info.seat + 1), name, ready, state)
+            cells = [str(info.seat + 1), name, ready, state]
+            # height=None: a long name wraps over two lines (an empty cell would break that)
+            table.add_row(*[cell or " " for cell in cells], height=None)
         if row is not None and 0 <= row < len(lobby.seats):
             table.move_cursor(row=row)
         note = self.start_note(lobby)
-        keys = _("r: ready") + (
-            ""
-            if not client.owner
-            else "   "
-            + _("b: add bot   x: remove bot   l: bot level ({level})").format(level=self.level)
-        )
-        self.query_one("#lobby-note", Static).update(Text(note + "\n" + keys))
+        if client.owner:
+            note += "\n" + _("Bots you add play at level {level} (l changes it).").format(
+                level=self.level
+            )
+        self.query_one("#lobby-note", Static).update(Text(note.strip()))
+        self.refresh_bindings()
+
+    def join_line(self) -> str:
+        """How others join this table, with this machine's addresses and the table's port."""
+        addresses = self.session.addresses
+        if not addresses:
+            port = self.session.host.port if self.session.host is not None else 0
+            return _("Players join with: netcards join THIS-MACHINE:{port}").format(port=port)
+        line = _("Players join with: netcards join {address}").format(address=addresses[0])
+        if len(addresses) > 1:
+            line += "\n" + _("(or: {addresses})").format(addresses=", ".join(addresses[1:]))
+        return line
+
+    def player_width(self) -> int:
+        """The player column takes the room the other columns leave, so names wrap whole."""
+        room = self.query_one("#lobby-left").content_size.width if self.is_mounted else 0
+        labels = (_("seat"), _("ready"), _("away"))
+        others = sum(len(label) + 2 for label in labels) + 2  # each cell has a space each side
+        return min(36, max(10, (room or 40) - others - 2))  # a name is at most 32 characters
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self.refresh_lobby)
 
     def start_note(self, lobby: Lobby) -> str:
         """Why the game has not started, worked out here so it reads in this player's

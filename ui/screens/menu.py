@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
@@ -13,14 +14,15 @@ from ui.i18n import N_, _
 from ui.widgets.keybar import KeyBar
 
 ENTRIES = (
-    ("host", N_("Host a table")),
-    ("join", N_("Join by address")),
-    ("find", N_("Find tables on the LAN")),
-    ("practise", N_("Practise against bots")),
-    ("rules", N_("Rules")),
-    ("settings", N_("Settings")),
-    ("quit", N_("Quit")),
+    ("host", "h", N_("Host a table")),
+    ("join", "j", N_("Join by address")),
+    ("find", "f", N_("Find tables on the LAN")),
+    ("practise", "p", N_("Practise against bots")),
+    ("rules", "r", N_("Rules")),
+    ("settings", "s", N_("Settings")),
+    ("quit", "q", N_("Quit")),
 )
+"""Each entry: what it does, its letter (shown before it), its words."""
 
 BANNER = "netcards"
 
@@ -31,24 +33,25 @@ class MenuScreen(Screen[None]):
     | Key | Action |
     | :- | :- |
     | up / down, enter | Choose |
-    | h j f p r s q | Jump straight to an entry |
+    | h j f p r s q | Jump straight to an entry (each letter is shown before it) |
     """
 
     BINDINGS = [
-        Binding("h", "pick('host')", N_("Host"), show=False),
-        Binding("j", "pick('join')", N_("Join"), show=False),
-        Binding("f", "pick('find')", N_("Find"), show=False),
-        Binding("p", "pick('practise')", N_("Practise"), show=False),
-        Binding("r", "pick('rules')", N_("Rules"), show=False),
-        Binding("s", "pick('settings')", N_("Settings"), show=False),
-        Binding("q", "pick('quit')", N_("Quit")),
+        Binding(letter, f"pick('{key}')", label, show=key == "quit")
+        for key, letter, label in ENTRIES
     ]
 
     def compose(self) -> ComposeResult:
         with Center(), Vertical(id="menu-box"):
             yield Static(BANNER, id="menu-title")
             yield Static(_("Card games with friends, over a LAN or SSH."), id="menu-subtitle")
-            yield OptionList(*[Option(_(label), id=key) for key, label in ENTRIES], id="menu")
+            yield OptionList(
+                *[
+                    Option(Text.assemble((letter, "bold"), "  ", _(label)), id=key)
+                    for key, letter, label in ENTRIES
+                ],
+                id="menu",
+            )
         yield KeyBar()
 
     def on_mount(self) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich import box
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -10,6 +11,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Static
 
+from netcards.fairdeal import Verdict
 from protocol.client import DealChecked, Failed
 from ui.games import screen_class
 from ui.i18n import N_, _
@@ -18,12 +20,17 @@ from ui.widgets.keybar import KeyBar
 
 
 class ResultsScreen(Screen[None]):
-    """The results.
+    """The results. They come up right after a player's last move, maybe while a burst of
+    keys is still arriving: so enter and space do nothing here (the scores have the focus,
+    not a button), and only a key of its own leaves the screen. The title stays put above
+    the scores, which scroll.
 
     | Key | Action |
     | :- | :- |
     | a | Play again |
+    | s | Save the replay |
     | m / escape | Back to the menu |
+    | up / down, page up / page down | Scroll the results |
     """
 
     BINDINGS = [
@@ -37,6 +44,7 @@ class ResultsScreen(Screen[None]):
         self.session = session
 
     def compose(self) -> ComposeResult:
+        yield Static(_("Game over"), id="results-title")
         with VerticalScroll(id="results"):
             yield Static("", id="results-table")
             yield Static("", id="results-detail")
@@ -49,11 +57,16 @@ class ResultsScreen(Screen[None]):
 
     def on_mount(self) -> None:
         client = self.session.client
-        outcome = client.outcome
+        outcome = client.outcome or client.standings  # standings: the host closed the table
         if outcome is None:
             return
         names = list(client.names)
-        table = Table(title=_("Game over"), expand=False)
+        if not client.outcome:
+            self.query_one("#results-title", Static).update(
+                _("The host closed the table. Results so far:")
+            )
+        ascii_mode = bool(getattr(self.app, "ascii_mode", False))
+        table = Table(expand=False, box=box.ASCII if ascii_mode else box.HEAVY_HEAD)
         table.add_column(_("place"))
         table.add_column(_("player"))
         table.add_column(client.game.score_name if client.game else _("score"))
@@ -71,27 +84,37 @@ class ResultsScreen(Screen[None]):
                 Text("\n".join(screen.result_lines(outcome, names, client.config)))
             )
         if client.verdict is not None:
-            self.show_verdict(client.verdict.ok, client.verdict.problems)
-        self.query_one("#again", Button).focus()
+            self.show_verdict(client.verdict)
+        self.query_one("#results", VerticalScroll).focus()
 
-    def show_verdict(self, ok: bool, problems: list[str]) -> None:
-        verdict = self.query_one("#verdict", Static)
-        if ok:
-            verdict.update(
+    def show_verdict(self, verdict: Verdict) -> None:
+        shown = self.query_one("#verdict", Static)
+        ascii_mode = bool(getattr(self.app, "ascii_mode", False))
+        good, bad = ("+", "!") if ascii_mode else ("✓", "✗")
+        if verdict.ok:
+            text = Text(
+                good
+                + " "
+                + _(
+                    "deal verified: the host could not choose the cards, and every move checks out"
+                ),
+                style="bold green",
+            )
+            for caveat in verdict.caveats:  # what could not be checked, say for a late spectator
+                text.append("\n" + caveat, style="dim")
+            shown.update(text)
+        else:
+            shown.update(
                 Text(
-                    _(
-                        "✓ deal verified: the host could not choose the cards, and every move checks out"
-                    ),
-                    style="bold green",
+                    bad + " " + _("deal NOT verified: ") + "; ".join(verdict.problems),
+                    style="bold red",
                 )
             )
-        else:
-            verdict.update(Text(_("✗ deal NOT verified: ") + "; ".join(problems), style="bold red"))
 
     def on_session_notice(self, message: SessionNotice) -> None:
         notice = message.notice
         if isinstance(notice, DealChecked):
-            self.show_verdict(notice.verdict.ok, notice.verdict.problems)
+            self.show_verdict(notice.verdict)
         elif isinstance(notice, Failed) and self.session.client.verdict is None:
             self.query_one("#verdict", Static).update(
                 _("The deal could not be checked: {why}").format(why=notice.reason)
@@ -106,6 +129,9 @@ class ResultsScreen(Screen[None]):
     def action_save(self) -> None:
         from ui.replay import save_replay
 
+        if not getattr(self.app, "writes_files", True):
+            self.notify(_("Replays are not saved through the SSH door."), severity="warning")
+            return
         replay = self.session.client.replay()
         if replay is None:
             self.notify(

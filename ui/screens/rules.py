@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Center, Vertical
 from textual.screen import Screen
-from textual.widgets import MarkdownViewer
+from textual.widgets import MarkdownViewer, OptionList, Static
+from textual.widgets.option_list import Option
 
+from netcards.registry import all_games
 from ui.docs import rules_text
 from ui.i18n import N_, _, current
 from ui.widgets.keybar import KeyBar
@@ -34,3 +37,29 @@ class RulesScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one(MarkdownViewer).focus()
+
+
+class RulesPicker(Screen[None]):
+    """Which game's rules?
+
+    | Key | Action |
+    | :- | :- |
+    | up / down, enter | Choose a game |
+    | escape | Back |
+    """
+
+    BINDINGS = [Binding("escape", "app.pop_screen", N_("Back"))]
+
+    def compose(self) -> ComposeResult:
+        games = sorted(all_games().values(), key=lambda g: g.name)
+        with Center(), Vertical(id="menu-box"):
+            yield Static(_("Rules"), id="menu-title")
+            yield OptionList(*[Option(g.name, id=g.id) for g in games], id="menu")
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id is not None:
+            self.app.show_rules(event.option.id)  # type: ignore[attr-defined]

@@ -9,6 +9,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Checkbox, DataTable, Input, Label, Select, Static
 
 from ui.i18n import LANGUAGES, N_, _
+from ui.screens.forms import checkbox
 from ui.session import known_hosts
 from ui.user_settings import UserSettings
 from ui.widgets.keybar import KeyBar
@@ -51,9 +52,10 @@ class SettingsScreen(Screen[None]):
                 allow_blank=False,
                 id="language",
             )
-            yield Checkbox(
-                _("ASCII mode (for terminals without good Unicode)"), value=s.ascii, id="ascii"
-            )
+            yield checkbox(
+                _("ASCII mode (for terminals without good Unicode)"), s.ascii, id="ascii",
+                ascii_mode=bool(getattr(self.app, "ascii_mode", False)),
+            )  # fmt: skip
             yield Label(_("Colour theme"))
             yield Select(
                 [(t, t) for t in THEMES],

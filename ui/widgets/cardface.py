@@ -14,6 +14,10 @@ from rich.style import Style
 from rich.text import Text
 
 INNER = 3
+CARD_WIDTH = INNER + 3
+"""A card's columns with the space after it."""
+CARD_HEIGHT = 5
+"""A row of cards: four lines of box and the marker line under it."""
 
 
 @dataclass(frozen=True)
@@ -68,19 +72,25 @@ def boxes(
         lines = [Text(), Text(), Text(), Text(), Text()]
         for i in row:
             look = looks[i]
-            style = Style.parse(look.colour) if look.colour else Style()
-            if i in dimmed:
-                style += Style(dim=True)
+            face = Style.parse(look.colour) if look.colour else Style()
             if i == cursor:
-                style += Style(reverse=True)
+                face += Style(reverse=True)
+            # A card that cannot be played has a faint frame; its face keeps its colour (a
+            # faint colour is a blend that a 16-colour terminal may show as another colour).
+            frame = face + Style(dim=True) if i in dimmed else face
             top = g.h * INNER
             if i in selected:
                 mark = (str(numbers[i]) if numbers and i in numbers else g.selected)[: INNER - 1]
                 top = g.h + mark + g.h * (INNER - 1 - len(mark))
-            lines[0].append(g.tl + top + g.tr, style)
-            lines[1].append(g.v + look.label[:INNER].rjust(INNER) + g.v, style)
-            lines[2].append(g.v + look.mark[:INNER].ljust(INNER) + g.v, style)
-            lines[3].append(g.bl + g.h * INNER + g.br, style)
+            lines[0].append(g.tl + top + g.tr, frame)
+            for n, text in (
+                (1, look.label[:INNER].rjust(INNER)),
+                (2, look.mark[:INNER].ljust(INNER)),
+            ):
+                lines[n].append(g.v, frame)
+                lines[n].append(text, face)
+                lines[n].append(g.v, frame)
+            lines[3].append(g.bl + g.h * INNER + g.br, frame)
             lines[4].append(("  " + g.cursor + "  ") if i == cursor else "     ")
             for line in lines:
                 line.append(" ")

@@ -8,13 +8,14 @@ sets `ordered` so the cards show their number instead of a tick.
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
 from ui.i18n import _
-from ui.widgets.cardface import Look, boxes
+from ui.widgets.cardface import CARD_HEIGHT, CARD_WIDTH, Look, boxes
 
 
 class Hand(Widget, can_focus=True):
@@ -23,8 +24,15 @@ class Hand(Widget, can_focus=True):
     | Key | Action |
     | :- | :- |
     | left / right | Move between cards |
-    | space | Select or unselect the card (games that play several cards) |
-    | enter | Play the card (or the selection) |
+    | home / end | The first / the last card |
+
+    With the mouse, a click on a card moves the cursor to it, and a second click on the same
+    card chooses it, as enter does.
+
+    Enter and space are the game screen's keys (each game words them in its footer); its
+    actions call `action_choose` and `action_select_card`. They must not be priority keys:
+    a priority key is handled as soon as it arrives, before the arrows typed just ahead of it
+    in the same burst have moved the cursor, so it would play the card the cursor left.
     """
 
     BINDINGS = [
@@ -32,8 +40,6 @@ class Hand(Widget, can_focus=True):
         Binding("right", "move(1)", "Next", show=False),
         Binding("home", "jump(0)", show=False),
         Binding("end", "jump(-1)", show=False),
-        Binding("space", "select_card", "Select", show=False),
-        Binding("enter", "choose", "Play", show=False),
     ]
 
     DEFAULT_CSS = """
@@ -92,6 +98,10 @@ class Hand(Widget, can_focus=True):
         self.selected: set[int] = set()
         self.order: list[int] = []
         """The selected cards in the order they were picked."""
+        self.per_row = 1
+        """Cards in a row as last drawn (to find the card under a click)."""
+        self.clicked: int | None = None
+        """The card clicked last, if nothing moved the cursor since (a second click chooses)."""
 
     def set_cards(self, cards: list[int], looks: list[Look], playable: set[int]) -> None:
         self.cards, self.looks, self.playable = list(cards), list(looks), set(playable)
@@ -109,6 +119,7 @@ class Hand(Widget, can_focus=True):
         if not self.cards:
             return Text(_("(no cards)"), style="dim")
         width = max(10, self.size.width - 2) if self.size.width else 78
+        self.per_row = max(1, width // CARD_WIDTH)
         return boxes(
             self.looks,
             ascii_mode=self.ascii_mode,
@@ -118,15 +129,46 @@ class Hand(Widget, can_focus=True):
             if self.ordered
             else {},
             dimmed=frozenset(i for i, c in enumerate(self.cards) if c not in self.playable),
-            per_row=max(1, width // 6),
+            per_row=self.per_row,
         )
 
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None or not self.cards:
+            return
+        column, inside = divmod(offset.x, CARD_WIDTH)
+        index = offset.y // CARD_HEIGHT * self.per_row + column
+        if inside >= CARD_WIDTH - 1 or column >= self.per_row or index >= len(self.cards):
+            return
+        card = self.cards[index]
+        if self.clicked == card and self.current == card:
+            self.clicked = None
+            self.action_choose()
+            return
+        self.cursor = index
+        self.clicked = card
+        self.post_message(self.Moved(self, card))
+
+    def point_at(self, cards: tuple[int, ...]) -> None:
+        """The cursor to the first of `cards`; in a hand that selects, `cards` become the
+        selection (a combination, a Free road's cards in order), so that enter plays them.
+        (No `Moved`: the caller redraws what depends on the cursor, keeping its message.)"""
+        shown = [c for c in cards if c in self.cards]
+        if not shown:
+            return
+        self.cursor = self.cards.index(shown[0])
+        if self.multi:
+            self.selected, self.order = set(shown), list(shown)
+        self.refresh()
+
     def action_move(self, step: int) -> None:
+        self.clicked = None
         if self.cards:
             self.cursor = (self.cursor + step) % len(self.cards)
             self.post_message(self.Moved(self, self.current))
 
     def action_jump(self, where: int) -> None:
+        self.clicked = None
         if self.cards:
             self.cursor = where % len(self.cards)
             self.post_message(self.Moved(self, self.current))

@@ -10,6 +10,13 @@ from textual.widgets import Static
 
 from ui.i18n import _
 
+NAME_ROOM = 16
+"""A name's columns in the panel; a longer one is cut with an ellipsis (names never wrap)."""
+
+
+def cut(name: str, room: int, ellipsis: str) -> str:
+    return name if len(name) <= room else name[: room - len(ellipsis)] + ellipsis
+
 
 @dataclass(frozen=True)
 class PlayerRow:
@@ -38,15 +45,19 @@ class PlayersPanel(Static):
 
     def show(self, rows: list[PlayerRow], score_title: str) -> None:
         table = Table.grid(padding=(0, 1))
-        for _column in range(5):
-            table.add_column()
+        table.add_column(no_wrap=True)
+        table.add_column(no_wrap=True)  # the name, with "(you)" kept whole after it
+        table.add_column(no_wrap=True)
+        table.add_column(no_wrap=True)
+        table.add_column(overflow="fold")  # notes wrap between words
+        ellipsis = "..." if self.ascii_mode else "…"
         arrow = ">" if self.ascii_mode else "▶"
         table.add_row(
             Text(" "), Text(_("player"), style="bold"), Text(_("cards"), style="bold"),
             Text(score_title, style="bold"), Text(""),
         )  # fmt: skip
         for row in rows:
-            name = Text(row.name + (_(" (you)") if row.you else ""))
+            name = Text(cut(row.name, NAME_ROOM, ellipsis) + (_(" (you)") if row.you else ""))
             if row.you:
                 name.stylize("bold")
             marks = []

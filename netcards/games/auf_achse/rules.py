@@ -27,6 +27,7 @@ from netcards.games.auf_achse.actions import (
     PlayOdometer,
 )
 from netcards.games.auf_achse.cards import deck_for, house_deck_text, parse_deck
+from netcards.games.auf_achse.shapes import SHAPES
 from netcards.games.auf_achse.state import FREE_ROAD, OVER, RUN, AAState
 from netcards.games.auf_achse.state import ODOMETER as ODOMETER_PHASE
 from netcards.games.auf_achse.views import waiting
@@ -51,6 +52,7 @@ class AufAchse(Game[AAState]):
     max_players = 5
     score_name = "km"
     codec = CODEC
+    shapes = SHAPES
     option_specs = (
         OptionSpec("first_player", "seat", None, "The seat that starts stage 1 (default: random)."),
         OptionSpec("deck", "deck", None, "A deck file's text (default: the house deck)."),

@@ -31,6 +31,7 @@ from netcards.games.velonimo.actions import (
 from netcards.games.velonimo.cards import ALL_CARDS, card_name, catalogue, label
 from netcards.games.velonimo.choices import choices, jersey_wearable
 from netcards.games.velonimo.combos import JERSEY_BONUS, can_wear_jersey, play_facts
+from netcards.games.velonimo.shapes import SHAPES
 from netcards.games.velonimo.standings import (
     jersey_holder,
     next_first_player,
@@ -71,6 +72,7 @@ class Velonimo(OneSeatAtATime[VelonimoState]):
     min_players = 2
     max_players = 5
     codec = CODEC
+    shapes = SHAPES
     option_specs = (
         OptionSpec(
             "first_player",

@@ -36,6 +36,7 @@ from netcards.games.via_gladiola.cards import (
     start_card,
 )
 from netcards.games.via_gladiola.moves import MAX_STEP, legal_moves
+from netcards.games.via_gladiola.shapes import SHAPES
 from netcards.games.via_gladiola.state import VGState
 from netcards.options import OptionSpec
 from netcards.rng import Rng
@@ -56,6 +57,7 @@ class ViaGladiola(OneSeatAtATime[VGState]):
     min_players = 2
     max_players = 5
     codec = CODEC
+    shapes = SHAPES
     score_name = "blisters"
     option_specs = (
         OptionSpec(
@@ -295,8 +297,10 @@ class ViaGladiola(OneSeatAtATime[VGState]):
         )
 
     def outcome(self, state: VGState) -> Outcome | None:
-        if not state.over:
-            return None
+        return self.standings(state) if state.over else None
+
+    def standings(self, state: VGState) -> Outcome:
+        """The blisters in each hand now: the final score once the game is over."""
         blisters = state.deck.blisters
         scores, keys, winners = _ranking(state)
         return Outcome(

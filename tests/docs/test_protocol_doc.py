@@ -1,0 +1,107 @@
+"""docs/protocol.md against the code: every message's table, every nested map, the error codes
+and the limits. A difference in either direction fails, so the document cannot drift."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from protocol.crypto import SCRYPT_N, SCRYPT_P, SCRYPT_R
+from protocol.errors import ErrorCode
+from protocol.limits import (
+    MAX_CONTAINER,
+    MAX_DEPTH,
+    MAX_FRAME,
+    MAX_PLAINTEXT,
+    MAX_SEATS,
+    PROTOCOL_VERSION,
+)
+from protocol.messages import MESSAGE_TYPES
+from protocol.schema import Kind, Record, Seq, fields_of
+from tests.docs.markdown import table_after, unquote
+
+DOC = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
+LINES = DOC.splitlines()
+
+SENT_BY = {"client": "Sent by: client.", "host": "Sent by: host.", "both": "Sent by: both."}
+
+
+def section(title: str) -> tuple[int, int]:
+    """Line range of the section whose heading is exactly `title`."""
+    starts = [i for i, line in enumerate(LINES) if line == title]
+    assert len(starts) == 1, f"{title!r} appears {len(starts)} times"
+    start = starts[0]
+    level = title.split(" ", maxsplit=1)[0]
+    end = next(
+        (
+            i
+            for i in range(start + 1, len(LINES))
+            if LINES[i].startswith("#") and len(LINES[i].split(" ")[0]) <= len(level)
+        ),
+        len(LINES),
+    )
+    return start, end
+
+
+def table_in(title: str) -> list[tuple[str, ...]]:
+    start, end = section(title)
+    table_start = next(i for i in range(start, end) if LINES[i].startswith("|"))
+    return [tuple(unquote(c) for c in row) for row in table_after(LINES, table_start)]
+
+
+def records_of(kind: Kind, out: dict[str, type[Any]]) -> None:
+    if isinstance(kind, Seq):
+        records_of(kind.item, out)
+    elif isinstance(kind, Record):
+        out[kind.cls.__name__] = kind.cls
+        for _, inner in fields_of(kind.cls):
+            records_of(inner, out)
+
+
+def test_every_message_has_its_exact_table() -> None:
+    for name, cls in MESSAGE_TYPES.items():
+        rows = table_in(f"### `{name}`") if fields_of(cls) else []
+        expected = [(f, kind.describe()) for f, kind in fields_of(cls)]
+        assert rows == expected, f"{name}: the document says {rows}, the code {expected}"
+        start, end = section(f"### `{name}`")
+        text = "\n".join(LINES[start:end])
+        assert SENT_BY[cls.SENDER] in text, f"{name}: who sends it"
+        if not fields_of(cls):
+            assert "No fields besides `type`." in text
+
+
+def test_no_message_is_documented_that_the_code_does_not_have() -> None:
+    documented = re.findall(r"^### `([a-z_]+)`$", DOC, re.M)
+    assert sorted(documented) == sorted(MESSAGE_TYPES)
+
+
+def test_every_nested_map_has_its_exact_table() -> None:
+    nested: dict[str, type[Any]] = {}
+    for cls in MESSAGE_TYPES.values():
+        for _, kind in fields_of(cls):
+            records_of(kind, nested)
+    documented = re.findall(r"^### (\w+) \(nested map\)$", DOC, re.M)
+    assert sorted(documented) == sorted(nested)
+    for name, cls in nested.items():
+        expected = [(f, kind.describe()) for f, kind in fields_of(cls)]
+        assert table_in(f"### {name} (nested map)") == expected, name
+
+
+def test_the_error_codes_are_exactly_the_code_s_in_its_order() -> None:
+    rows = table_in("## 8. Error codes")
+    assert [r[0] for r in rows] == [c.value for c in ErrorCode]
+    assert all(r[1] for r in rows), "every code says what it means"
+
+
+def test_the_limits_are_the_code_s() -> None:
+    limits = {r[0]: r[1] for r in table_in("## 9. Limits")}
+    assert limits == {
+        "protocol version": str(PROTOCOL_VERSION),
+        "frame body": f"1 to {MAX_FRAME} bytes",
+        "encrypted payload": f"at most {MAX_PLAINTEXT} bytes",
+        "nesting": f"{MAX_DEPTH} containers",
+        "items per array or map": str(MAX_CONTAINER),
+        "seats": f"{MAX_SEATS} (0 to {MAX_SEATS - 1})",
+        "password stretch": f"scrypt N = {SCRYPT_N}, r = {SCRYPT_R}, p = {SCRYPT_P}, 32 bytes",
+    }

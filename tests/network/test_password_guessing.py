@@ -1,0 +1,150 @@
+"""Online password guessing, against a real host process: slowed down per address, and no use
+precomputing keys. The attacker here is as strong as it gets: it precomputes the key of every
+guess for every salt it has seen, so a guess costs it no scrypt unless the salt is fresh."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import os
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+import protocol.client_connection
+from protocol.crypto import stretch_password
+from protocol.errors import PeerError, WrongPassword
+from protocol.host import TableHost
+from protocol.identity import IdentityKey
+from protocol.messages import Join, Seated
+from protocol.throttle import FailureThrottle
+from tests.network.processes import host
+from tests.network.raw import connect
+
+PASSWORD = "tulip"
+
+
+async def guess(port: int, password: str, source: str = "127.0.0.1") -> tuple[str, float]:
+    """One attempt: 'in', 'wrong_password', or the code of the host's refusal, with the
+    retry time the refusal gives (seconds; 0 otherwise)."""
+    raw = await connect(port, source=source, password=password)
+    try:
+        await raw.handshake(20)
+        return "in", 0.0
+    except WrongPassword:
+        return "wrong_password", 0.0
+    except PeerError as exc:
+        return exc.peer_code, exc.detail.get("retry_after_ms", 0) / 1000
+    finally:
+        raw.close()
+
+
+@pytest.fixture
+def precomputing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The attacker's scrypt is done once per (password, salt), like a precomputed table."""
+    monkeypatch.setattr(
+        protocol.client_connection, "stretch_password", functools.cache(stretch_password)
+    )
+
+
+async def test_a_thousand_wrong_passwords_are_slowed_down_and_a_friend_still_joins(
+    tmp_path: Path, precomputing: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("NETCARDS_PASSWORD", PASSWORD)  # not on the command line (ps)
+    server, port, _ = host(tmp_path, "--game", "via-gladiola", "--players", "2", "--port", "0")
+    try:
+        started = time.monotonic()
+        outcomes: Counter[str] = Counter()
+        waits = []
+        for n in range(1000):
+            outcome, wait = await guess(port, f"guess-{n % 7}")
+            outcomes[outcome] += 1
+            if wait:
+                waits.append(wait)
+        spent = time.monotonic() - started
+        # After the free attempts, a guess is judged only once its wait is over: in the time
+        # these 1000 attempts took, only a handful were judged at all.
+        judged = outcomes["wrong_password"]
+        assert outcomes["in"] == 0
+        assert judged <= 4 + int(spent).bit_length(), (outcomes, spent)
+        assert outcomes["throttled"] >= 990 and min(waits) > 0, outcomes
+        # Waiting it out buys one more guess, and then a longer wait (twice as long, up to a
+        # minute): each guess after the first few costs the attacker seconds.
+        await asyncio.sleep(waits[-1] + 0.05)
+        assert (await guess(port, "guess-again"))[0] == "wrong_password"
+        outcome, next_wait = await guess(port, "guess-again")
+        expected = FailureThrottle().penalty(judged + 1)
+        assert expected >= 2 and outcome == "throttled"
+        assert expected - 0.5 < next_wait <= expected, (next_wait, expected)
+
+        # A friend at another address is not slowed down at all.
+        before = time.monotonic()
+        friend = await connect(port, source="127.0.0.2", password=PASSWORD)
+        await friend.handshake()
+        await friend.send(Join("Friend", None, False))
+        while not isinstance(await friend.message(), Seated):
+            pass
+        assert time.monotonic() - before < 3
+        friend.close()
+    finally:
+        server.kill()
+    assert "wrong password" in server.stderr()
+
+
+async def test_precomputed_keys_for_a_salt_already_seen_do_not_work(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table_host = await _host_in_process(PASSWORD)
+    port = table_host.port
+    try:
+        # A capture of an honest player's handshake gives the salt...
+        seen = await connect(port, source="127.0.0.3", password=PASSWORD)
+        await seen.handshake()
+        salt = seen.host_hello().password_salt
+        seen.close()
+        assert salt is not None
+        # ... and the attacker even knows the right password: its key for that salt is
+        # precomputed. Used on a new connection, it does not open the table.
+        known = stretch_password(PASSWORD, salt)
+        with monkeypatch.context() as patch:
+            patch.setattr(protocol.client_connection, "stretch_password", lambda pw, s: known)
+            replay = await connect(port, source="127.0.0.4", password=PASSWORD)
+            with pytest.raises(WrongPassword):
+                await replay.handshake()
+            assert replay.host_hello().password_salt != salt, "every handshake has its own salt"
+            replay.close()
+        again = await connect(port, source="127.0.0.5", password=PASSWORD)
+        await again.handshake()  # the password itself still works, of course
+        again.close()
+    finally:
+        await table_host.close()
+
+
+async def test_many_failures_get_an_address_refused_for_a_while(tmp_path: Path) -> None:
+    throttle = FailureThrottle(free=1, base=0.05, cap=0.05, refuse_after=3, refuse_for=600)
+    table_host = await _host_in_process(PASSWORD, throttle)
+    port = table_host.port
+    try:
+        results = []
+        for _ in range(6):
+            results.append(await guess(port, "nope", "127.0.0.6"))
+            await asyncio.sleep(0.06)
+        assert [r[0] for r in results] == ["wrong_password"] * 3 + ["throttled"] * 3, results
+        assert all(r[1] > 500 for r in results[3:]), "refused for minutes, not seconds"
+        assert (await guess(port, PASSWORD, "127.0.0.6"))[0] == "throttled", "even the right one"
+        assert (await guess(port, PASSWORD, "127.0.0.7"))[0] == "in", "another address"
+    finally:
+        await table_host.close()
+
+
+async def _host_in_process(password: str, throttle: FailureThrottle | None = None) -> TableHost:
+    from netcards.table import Table
+
+    table = Table.create("via-gladiola", 2, {}, name="t", host_part=os.urandom(32))
+    server = TableHost(
+        table, IdentityKey.generate(os.urandom), password=password, throttle=throttle
+    )
+    await server.start()
+    return server

@@ -1,0 +1,43 @@
+"""In a real terminal, keys in bursts and windows of several sizes: the arrows then enter
+lay the card the arrows reached, a chat line typed in the same burst as c reaches the chat
+(and shows while it is typed), a window too small says so until it is made bigger."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.terminal.test_whole_games import AA_CARD, hand, open_table
+
+
+def test_arrows_then_enter_in_one_burst_lay_the_card_reached(tmp_path: Path) -> None:
+    with open_table(tmp_path, "auf-achse", 3) as term:
+        screen = term.wait_for(" Your run:")
+        cards = hand(screen, AA_CARD)
+        meant = cards[2]
+        term.keys("home", "right", "right", "enter")
+        name = f"{meant} km" if meant.isdigit() else None
+        log = term.wait_for("You chose ")
+        line = next(line for line in log.splitlines() if "You chose " in line)
+        if name is not None:
+            assert f"You chose {name} for your run" in line, line
+        assert hand(term.text, AA_CARD).count(meant) == cards.count(meant) - 1
+
+
+def test_c_and_a_line_in_one_burst_reach_the_chat(tmp_path: Path) -> None:
+    with open_table(tmp_path, "via-gladiola", 3) as term:
+        term.wait_for(" Your turn", "Waiting for")
+        term.keys("c", *"hello there")
+        typing = term.wait_for("hello there", seconds=5)
+        assert "Thinking" not in typing, "h went to the table, not to the chat"
+        term.keys("enter")
+        term.wait_for("ann: hello there")
+
+
+def test_a_window_too_small_says_so_until_it_is_made_bigger(tmp_path: Path) -> None:
+    with open_table(tmp_path, "via-gladiola", 3, size=(60, 20)) as term:
+        screen = term.wait_for("make it at least 80\u00d724")
+        assert "This window is 60\u00d720" in screen
+        assert "Day 1 of 4" not in screen
+        term.resize(80, 24)
+        screen = term.wait_for("Day 1 of 4")
+        assert "at least" not in screen

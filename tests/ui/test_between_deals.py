@@ -1,0 +1,65 @@
+"""The end of a deal is summed up (who scored what, by name) and the next one waits for the
+player: a key (not one left from the burst that ended the deal) or the countdown."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+import ui.screens.between_deals
+from tests.ui.pilots import between_deals, burst, screen_text, seeded, start_practice, wait_until
+from tests.ui.test_play_velonimo import keys_for
+from ui.app import make_app
+from ui.screens.between_deals import READING
+from ui.user_settings import UserSettings
+
+
+async def play_to_the_end_of_round_one(pilot: Any) -> None:
+    app = pilot.app
+    screen = app.screen
+    client = screen.client
+    while not between_deals(app):
+        await wait_until(pilot, lambda: client.my_turn or between_deals(app), seconds=30)
+        if between_deals(app):
+            break
+        seq = client.seq
+        await pilot.press(*keys_for(screen))
+        await wait_until(pilot, lambda s=seq: client.seq > s or between_deals(app))
+
+
+async def test_a_round_end_says_who_scored_what_and_waits_for_a_key() -> None:
+    app = make_app(settings=UserSettings(name="ann"), random_bytes=seeded(4), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_practice(pilot, "velonimo", 3, {"difficulties": "1,2"})
+        game = app.screen
+        client = game.client
+        await play_to_the_end_of_round_one(pilot)
+        opened = time.monotonic()
+        end = next(e for e in client.log if e["kind"] == "round_end")
+        text = screen_text(app)
+        assert "Round 1 is over" in text
+        for seat, name in enumerate(client.names):
+            shown = "You" if seat == client.seat else name
+            line = next(line for line in text.splitlines() if f" {shown}: +" in line)
+            assert f"+{end['scores'][seat]}, {end['totals'][seat]} in all" in line
+        await burst(pilot, "enter", "enter")  # the rest of the burst that ended the round
+        assert time.monotonic() - opened < READING
+        assert between_deals(app)
+        await wait_until(pilot, lambda: "Press enter to go on now" in screen_text(app))
+        await pilot.press("enter")
+        assert app.screen is game
+
+
+async def test_the_summary_closes_by_itself_when_its_countdown_runs_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(ui.screens.between_deals, "SECONDS", 2)
+    app = make_app(settings=UserSettings(name="ann"), random_bytes=seeded(4), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_practice(pilot, "velonimo", 3, {"difficulties": "1,2"})
+        game = app.screen
+        await play_to_the_end_of_round_one(pilot)
+        assert "Next deal in" in screen_text(app)
+        await wait_until(pilot, lambda: app.screen is game, seconds=5)

@@ -1,0 +1,74 @@
+"""Tables found on the LAN (loopback here): enter joins, password tables say so and ask there."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.network.processes import free_udp_base
+from tests.ui.bursts import burst
+from tests.ui.pilots import screen_text, wait_until
+from tests.ui.tables import announce, open_host
+from ui.app import make_app
+from ui.user_settings import UserSettings
+
+
+@pytest.fixture
+def udp_port(monkeypatch: pytest.MonkeyPatch) -> int:
+    port = free_udp_base()
+    monkeypatch.setenv("NETCARDS_DISCOVERY_PORT", str(port))
+    return port
+
+
+def on(pilot: Any, name: str) -> bool:
+    return type(pilot.app.screen).__name__ == name
+
+
+async def find(pilot: Any, table: str) -> None:
+    await burst(pilot, "f")
+    await wait_until(pilot, lambda: table in screen_text(pilot.app), 10)
+
+
+async def test_enter_on_a_found_table_joins_it(udp_port: int) -> None:
+    host = await open_host(name="Kitchen")
+    responder = await announce(host, udp_port)
+    try:
+        app = make_app(settings=UserSettings(name="Ann"), ascii_mode=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await find(pilot, "Kitchen")
+            assert "⏎ Join" in screen_text(app), "the footer names the key"
+            await burst(pilot, "enter")
+            await wait_until(pilot, lambda: on(pilot, "Confirm"))
+            await pilot.press("y")
+            await wait_until(pilot, lambda: on(pilot, "LobbyScreen"))
+            await wait_until(pilot, lambda: host.table.seats[0].name == "Ann")
+    finally:
+        await responder.close()
+        await host.close()
+
+
+async def test_a_table_with_a_password_is_marked_and_asks_for_it_in_the_list(
+    udp_port: int,
+) -> None:
+    host = await open_host(name="Attic", password="tulip")
+    responder = await announce(host, udp_port)
+    try:
+        app = make_app(settings=UserSettings(name="Ann"), ascii_mode=False)
+        async with app.run_test(size=(100, 24)) as pilot:
+            await find(pilot, "Attic")
+            row = next(line for line in screen_text(app).splitlines() if "Attic" in line)
+            assert "yes" in row.split(), "the password column says so"
+            await burst(pilot, "s")
+            await wait_until(pilot, lambda: on(pilot, "PasswordPrompt"))
+            await burst(pilot, "escape")
+            await wait_until(pilot, lambda: on(pilot, "FindScreen"))
+            await burst(pilot, "enter")
+            await wait_until(pilot, lambda: on(pilot, "PasswordPrompt"))
+            await burst(pilot, "tulip", "enter")
+            await wait_until(pilot, lambda: on(pilot, "Confirm"), 30)
+            await pilot.press("y")
+            await wait_until(pilot, lambda: host.table.seats[0].name == "Ann", 30)
+    finally:
+        await responder.close()
+        await host.close()

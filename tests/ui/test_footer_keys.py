@@ -1,0 +1,41 @@
+"""The footer offers only keys that do something for whoever looks at it: a replay only its
+own, and every key offered fits at 80 columns (a watcher's footer: test_spectator_and_clock)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.ui.pilots import screen_text
+from tests.ui.test_replay_screen import finished_replay
+from ui.app import make_app
+from ui.i18n import _
+from ui.replay import load_replay
+from ui.user_settings import UserSettings
+
+PLAYERS_KEYS = ("Hint", "Rest", "Walk", "Play", "Pass")
+
+
+def footer(app: Any) -> str:
+    return screen_text(app).splitlines()[-1]
+
+
+def shown_keys(app: Any) -> list[str]:
+    """The descriptions of the keys the footer is asked to show."""
+    return [
+        _(b.binding.description)
+        for b in app.screen.active_bindings.values()
+        if b.binding.show and b.binding.description
+    ]
+
+
+async def test_a_replay_shows_its_own_keys_only_and_all_of_them_fit(tmp_path: Path) -> None:
+    replay = load_replay(finished_replay(tmp_path))
+    app = make_app(settings=UserSettings(name="Ann"), replay=replay)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        line = footer(app)
+        for word in (*PLAYERS_KEYS, "Chat"):
+            assert word not in line, line
+        for description in shown_keys(app):
+            assert description in line, (description, line)

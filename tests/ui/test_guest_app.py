@@ -1,0 +1,141 @@
+"""The app as the SSH door runs it for a guest: this table only, and nothing saved on the host.
+
+The process runs on the host's machine as the host's user, so a guest must not reach the menu
+(hosting, joining elsewhere, deck files), the command palette (screenshots to disk), a browser,
+or any file write but their seat token.
+"""
+
+from __future__ import annotations
+
+import os
+import webbrowser
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from netcards.table import Table
+from protocol.host import HostSettings, TableHost
+from protocol.identity import IdentityKey
+from protocol.known_hosts import KnownHosts
+from protocol.settings import config_dir, data_dir
+from tests.ui.pilots import screen_text, wait_until
+from ui.app import JoinPlan
+from ui.guest_app import DoorScreen, make_guest_app
+from ui.screens.results import ResultsScreen
+from ui.user_settings import UserSettings
+
+
+def files() -> set[Path]:
+    return {p for root in (config_dir(), data_dir()) if root.exists() for p in root.rglob("*")}
+
+
+async def pinned_table() -> tuple[TableHost, str]:
+    """A table of two with a bot, whose key is pinned as the door pins it for a guest."""
+    table = Table.create("via-gladiola", 2, {}, name="Club", host_part=os.urandom(32))
+    table.add_bot("heuristic", 1)
+    host = TableHost(table, IdentityKey(os.urandom(32)), settings=HostSettings())
+    await host.start()
+    address = f"127.0.0.1:{host.port}"
+    KnownHosts(config_dir() / "known_hosts").remember(address, host.identity.public_key)
+    return host, address
+
+
+async def test_a_guest_has_only_the_table_and_saves_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    opened: list[Any] = []
+    monkeypatch.setattr(webbrowser, "open", lambda *a, **k: opened.append(a))
+    host, address = await pinned_table()
+    before = files()
+    app = make_guest_app(UserSettings(name="Ann"), JoinPlan(address), ascii_mode=None)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            # The door pinned the table's key: no first-visit question, straight to the lobby.
+            await wait_until(pilot, lambda: type(app.screen).__name__ == "LobbyScreen")
+            await wait_until(pilot, lambda: "Ann (you)" in screen_text(app))
+            assert isinstance(app.screen_stack[1], DoorScreen), "no menu under the table"
+            await pilot.press("ctrl+p")
+            await pilot.pause(0.3)
+            assert type(app.screen).__name__ == "LobbyScreen", "no command palette"
+            app.open_url("https://example.org/")
+            assert opened == [], "no browser opens on the host's machine"
+            assert app.session is not None
+            await app.push_screen(ResultsScreen(app.session))
+            await pilot.press("s")
+            await pilot.pause(0.2)
+            assert "not saved through the SSH door" in str(list(app._notifications))
+            app.pop_screen()
+            await pilot.press("escape")
+            await wait_until(pilot, lambda: type(app.screen).__name__ == "Confirm")
+            await pilot.press("y")
+            await wait_until(pilot, lambda: app.return_code is not None)
+            assert not any(type(s).__name__ == "MenuScreen" for s in app.screen_stack)
+    finally:
+        await host.close()
+    written = {p for p in files() - before if p.is_file()}
+    assert all(p.parent.name == "seats" for p in written), written
+
+
+@pytest.mark.parametrize("guest", [False, True])
+async def test_a_saved_token_for_a_lobby_seat_given_up_just_sits_the_player_again(
+    guest: bool,
+) -> None:
+    """Leaving the lobby (or a dropped connection there) frees the seat, but the token saved for
+    it stays on disk; coming back with it is refused. The app forgets it and sits down again,
+    as a guest whose SSH connection dropped in the lobby does with the same ssh command."""
+    from protocol.seat_tokens import SeatTokens
+    from ui.app import make_app
+
+    host, address = await pinned_table()
+    tokens = SeatTokens(data_dir() / "seats")
+    stale = os.urandom(32)
+    tokens.save(address, "Ann", stale)
+    settings, plan = UserSettings(name="Ann"), JoinPlan(address)
+    app = make_guest_app(settings, plan, None) if guest else make_app(settings=settings, join=plan)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: host.table.seats[0].name == "Ann", seconds=30)
+            await wait_until(pilot, lambda: "Ann (you)" in screen_text(app))
+            assert type(app.screen).__name__ == "LobbyScreen"
+            assert tokens.load(address, "Ann") not in (None, stale)
+    finally:
+        await host.close()
+
+
+async def test_the_hosts_lobby_shows_the_door_and_a_failed_login() -> None:
+    """The host's side: the command a friend types, the door's fingerprint in OpenSSH's
+    format beside the table's, and a failed SSH login on the host's screen."""
+    import asyncssh
+
+    from protocol.identity import IdentityKey as Key
+    from protocol.identity_store import KEY_FILE
+    from ui.app import make_app
+    from ui.session import TablePlan
+
+    plan = TablePlan(
+        "via-gladiola", 3, {}, bots=1, password="swordfish", bind="127.0.0.1", port=0,
+        discovery=False, ssh_port=0,
+    )  # fmt: skip
+    app = make_app(settings=UserSettings(name="Host"), host=plan)
+    identity = Key.load((config_dir() / KEY_FILE).read_text())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "LobbyScreen")
+        await wait_until(pilot, lambda: "SSH fingerprint" in screen_text(app))
+        door = app.session.door  # type: ignore[union-attr]
+        flat = "".join(screen_text(app).split())  # lines may wrap anywhere
+        addresses = app.session.addresses  # type: ignore[union-attr]
+        host = addresses[0].rsplit(":", 1)[0].strip("[]") if addresses else "ADDRESS"
+        assert f"ssh-p{door.port}NAME@{host}" in flat
+        assert door.fingerprint == identity.ssh_fingerprint
+        assert identity.ssh_fingerprint in flat and identity.fingerprint in flat
+        sly = "eve[@click=app.quit]"  # a user name is anybody's text: shown as it is, no markup
+        with pytest.raises(asyncssh.PermissionDenied):
+            await asyncssh.connect(
+                "127.0.0.1", door.port, username=sly, password="sardine",
+                known_hosts=None, client_keys=None, agent_path=None, config=None,
+            )  # fmt: skip
+        await wait_until(pilot, lambda: bool(list(app._notifications)))
+        (said,) = list(app._notifications)
+        assert said.message == "Failed SSH login as eve[@click=app.quit] from 127.0.0.1"
+        assert not said.markup

@@ -1,0 +1,105 @@
+"""A host who leaves is asked first and closes the table for everyone, who are told at once."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from protocol.client import TableClient, TableClosed
+from protocol.known_hosts import KnownHosts
+from protocol.settings import data_dir
+from tests.ui.pilots import play_turns, screen_text, seeded, wait_until
+from tests.ui.tables import open_host
+from tests.ui.test_snapshots import vg_keys
+from ui.app import JoinPlan, make_app
+from ui.session import TablePlan
+from ui.user_settings import UserSettings
+
+
+def on(pilot: Any, name: str) -> bool:
+    return type(pilot.app.screen).__name__ == name
+
+
+def words(pilot: Any) -> str:
+    """The screen's words in one line, without the dialogs' borders."""
+    return " ".join(screen_text(pilot.app).replace("█", " ").split())
+
+
+async def test_a_host_is_asked_before_leaving_or_quitting_and_the_others_hear_it(
+    tmp_path: Path,
+) -> None:
+    plan = TablePlan("via-gladiola", 3, {}, bots=1, bind="127.0.0.1", port=0, discovery=False)
+    app = make_app(settings=UserSettings(name="Ann"), ascii_mode=False, host=plan)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: on(pilot, "LobbyScreen") and app.session is not None)
+        port = app.session.host.port
+        bea = TableClient(f"127.0.0.1:{port}", "Bea", KnownHosts(tmp_path / "hosts"))
+        runner = asyncio.create_task(bea.run())
+        await wait_until(pilot, lambda: app.others_at_table() == 1)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: "Close the table?" in words(pilot))
+        assert "leaving closes it for the 1 other person at it" in words(pilot)
+        await pilot.press("enter")  # the safe answer: stay
+        await wait_until(pilot, lambda: on(pilot, "LobbyScreen"))
+        await pilot.press("ctrl+q")
+        await wait_until(pilot, lambda: "Close the table?" in words(pilot))  # ctrl+q asks too
+        await pilot.press("n")
+        await wait_until(pilot, lambda: on(pilot, "LobbyScreen"))
+        assert app.is_running
+        await pilot.press("ctrl+q", "y")
+    heard = [n async for n in drain(bea) if isinstance(n, TableClosed)]
+    runner.cancel()
+    assert heard == [TableClosed(None, None)], "Bea is told the table closed"
+
+
+async def drain(client: TableClient) -> Any:
+    while True:
+        try:
+            yield await asyncio.wait_for(client.updates.get(), 5)
+        except TimeoutError:
+            return
+
+
+async def test_a_player_is_told_the_host_closed_the_table_with_the_results_so_far() -> None:
+    host = await open_host(players=2, bots=1)
+    join = JoinPlan(f"127.0.0.1:{host.port}")
+    app = make_app(
+        settings=UserSettings(name="Ann"), ascii_mode=False, join=join, random_bytes=seeded(3)
+    )
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: on(pilot, "Confirm"))
+            await pilot.press("y")
+            await wait_until(pilot, lambda: on(pilot, "LobbyScreen"))
+            await pilot.press("r")
+            await wait_until(pilot, lambda: on(pilot, "ViaGladiolaScreen"))
+            await play_turns(pilot, 2, vg_keys)
+            expected = host.table.game.standings(host.table.state)
+            await host.close()
+            await wait_until(pilot, lambda: "Results so far" in words(pilot), 10)
+            assert on(pilot, "ResultsScreen")
+            text = words(pilot)
+            assert "The host closed the table. Results so far:" in text
+            assert "Connection lost" not in text and "not sent" not in text
+            assert "deal verified" in text
+            ann = app.session.client
+            assert ann.standings.scores == expected.scores
+            await pilot.press("s")
+            await wait_until(pilot, lambda: any((data_dir() / "replays").glob("*.json")))
+    finally:
+        await host.close()
+
+
+async def test_a_player_waiting_in_the_lobby_is_told_the_table_closed() -> None:
+    host = await open_host(players=3)
+    app = make_app(
+        settings=UserSettings(name="Ann"), ascii_mode=False, join=JoinPlan(f"127.0.0.1:{host.port}")
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: on(pilot, "Confirm"))
+        await pilot.press("y")
+        await wait_until(pilot, lambda: on(pilot, "LobbyScreen") and app.session.client.lobby)
+        await host.close()
+        await wait_until(pilot, lambda: "The host closed the table." in words(pilot), 10)
+        assert "Connection lost" not in words(pilot)

@@ -1,0 +1,84 @@
+"""The lobby as each person at the table sees it: the host, a player who joined, a spectator."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.ui.pilots import screen_text, wait_until
+from tests.ui.tables import open_host
+from ui.app import JoinPlan, make_app
+from ui.session import TablePlan
+from ui.user_settings import UserSettings
+
+
+def on(pilot: Any, name: str) -> bool:
+    return type(pilot.app.screen).__name__ == name
+
+
+def footer(pilot: Any) -> str:
+    return screen_text(pilot.app).splitlines()[-1]
+
+
+async def test_the_host_sees_the_addresses_players_can_use(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("ui.session.lan_addresses", lambda bind: ["192.0.2.10", "198.51.100.7"])
+    plan = TablePlan("via-gladiola", 3, {}, bind="0.0.0.0", port=0, discovery=False)
+    app = make_app(settings=UserSettings(name="Ann"), ascii_mode=False, host=plan)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: on(pilot, "LobbyScreen"))
+        await wait_until(pilot, lambda: "Host fingerprint" in screen_text(app))
+        await wait_until(pilot, lambda: "Add bot" in footer(pilot))
+        port = app.session.host.port
+        text = " ".join(screen_text(app).split())
+        assert f"netcards join 192.0.2.10:{port}" in text
+        assert f"198.51.100.7:{port}" in text
+        assert "ADDRESS" not in text
+        assert "compare it with the host's screen" not in text, "this is the host's screen"
+        assert "Add bot" in footer(pilot) and "Ready" in footer(pilot)
+
+
+@pytest.mark.parametrize("spectator", [False, True], ids=["player", "spectator"])
+async def test_others_see_only_the_keys_they_can_use(spectator: bool) -> None:
+    host = await open_host(bots=1)
+    join = JoinPlan(f"127.0.0.1:{host.port}", spectator=spectator)
+    app = make_app(settings=UserSettings(name="Bea"), ascii_mode=False, join=join)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: on(pilot, "Confirm"))
+            await pilot.press("y")
+            await wait_until(pilot, lambda: on(pilot, "LobbyScreen"))
+            await wait_until(pilot, lambda: "Host fingerprint" in screen_text(app))
+            await pilot.pause(0.2)
+            keys = footer(pilot)
+            text = screen_text(app)
+            for owners in ("Add bot", "Bot level", "Remove bot", "b: add bot"):
+                assert owners not in keys and owners not in text
+            assert ("Ready" in keys) is not spectator
+            assert "compare it with the host's screen" in " ".join(text.split())
+            await pilot.press("b", "r")
+            await pilot.pause(0.3)
+            assert [s.kind for s in host.table.seats].count("bot") == 1, "b added nothing"
+            ready = [s.name for s in host.table.seats if s.kind == "human" and s.ready]
+            assert ready == ([] if spectator else ["Bea"])
+    finally:
+        await host.close()
+
+
+async def test_long_names_and_bot_levels_wrap_whole_in_the_lobby() -> None:
+    host = await open_host(players=3, bots=1)
+    join = JoinPlan(f"127.0.0.1:{host.port}")
+    name = "Maximiliane Wunderlich"
+    app = make_app(settings=UserSettings(name=name), ascii_mode=False, join=join)
+    try:
+        async with app.run_test(size=(60, 20)) as pilot:
+            await wait_until(pilot, lambda: on(pilot, "Confirm"))
+            await pilot.press("y")
+            await wait_until(pilot, lambda: "Heuristic" in screen_text(app))
+            words = screen_text(app).split()
+            for word in ("(bot,", "heuristic)", "Maximiliane", "Wunderlich", "(you)"):
+                assert word in words, f"{word!r} is cut"
+    finally:
+        await host.close()

@@ -1,0 +1,50 @@
+"""The results are read before anything else happens: no key that a player may still be
+pressing from the last move starts a new game, and the title stays on screen at 80x24."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from netcards.fairdeal import Verdict
+from tests.ui.pilots import burst, finished_table, screen_text
+from ui.app import make_app
+from ui.screens.results import ResultsScreen
+from ui.user_settings import UserSettings
+
+
+def finished_session(game: str, players: int) -> Any:
+    """A session whose table played a whole game between bots (the first seat is 'Ann')."""
+    table = finished_table(game, players)
+    outcome = table.game.outcome(table.state)
+    assert outcome is not None
+    client = SimpleNamespace(
+        outcome=outcome,
+        names=[s.name for s in table.seats],
+        seat=0,
+        game=table.game,
+        config=table.config,
+        verdict=Verdict(),
+        replay=lambda: None,
+    )
+    return SimpleNamespace(client=client, host=None)
+
+
+async def test_enter_and_space_on_the_results_start_no_new_game() -> None:
+    app = make_app(settings=UserSettings(name="Ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(ResultsScreen(finished_session("via-gladiola", 3)))
+        await pilot.pause()
+        await burst(pilot, "enter", "enter", "space", "enter")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, ResultsScreen)
+
+
+async def test_the_results_keep_their_title_on_screen_at_80_by_24() -> None:
+    app = make_app(settings=UserSettings(name="Ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(ResultsScreen(finished_session("velonimo", 5)))
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Game over" in text
+        assert "deal verified" in text or "down" in text.lower()

@@ -1,0 +1,86 @@
+"""The game screen at the sizes people use: too small says so, wide uses the width, the log
+scrolls with page keys and says so, and the mouse picks and plays cards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.widgets import RichLog
+
+from tests.ui.pilots import screen_text, seeded, start_practice, wait_for_turn, wait_until
+from ui.app import make_app
+from ui.user_settings import UserSettings
+from ui.widgets.hand import Hand
+
+
+def new_app() -> Any:
+    return make_app(settings=UserSettings(name="Ann"), random_bytes=seeded(1), bot_delay=0)
+
+
+async def test_a_window_too_small_says_how_big_it_must_be_and_the_table_comes_back() -> None:
+    app = new_app()
+    async with app.run_test(size=(60, 20)) as pilot:
+        await start_practice(pilot, "via-gladiola", 3)
+        await pilot.pause(0.2)
+        text = screen_text(app)
+        assert "make it at least 80\u00d724" in text
+        assert "Day 1 of 4" not in text
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause(0.3)
+        text = screen_text(app)
+        assert "at least" not in text
+        assert "Day 1 of 4" in text
+
+
+async def test_a_wide_window_gives_the_log_and_chat_the_room() -> None:
+    app = new_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await start_practice(pilot, "via-gladiola", 3)
+        await pilot.pause(0.2)
+        assert app.screen.query_one("#right").size.width >= 60
+        assert app.screen.query_one("#left").size.width >= 90
+
+
+async def test_page_keys_scroll_the_log_and_the_screen_says_so() -> None:
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_practice(pilot, "via-gladiola", 3)
+        client = app.screen.client
+        log = app.screen.query_one("#log", RichLog)
+        assert "pgup/pgdn" in screen_text(app)
+        for _turn in range(12):
+            await wait_for_turn(pilot, client)
+            seq = client.seq
+            await pilot.press("r")
+            await wait_until(pilot, lambda s=seq: client.seq > s)
+            if log.max_scroll_y > 4:
+                break
+        await pilot.pause(0.2)
+        assert log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y
+        await pilot.press("pageup")
+        await pilot.pause(0.1)
+        assert log.scroll_y < log.max_scroll_y
+        await pilot.press("pagedown")
+        await pilot.pause(0.1)
+        assert log.scroll_y == log.max_scroll_y
+
+
+async def test_a_click_picks_a_card_and_a_second_click_plays_it() -> None:
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_practice(pilot, "auf-achse", 3)
+        client = app.screen.client
+        await wait_for_turn(pilot, client)
+        hand = app.screen.query_one(Hand)
+        await pilot.press("home")
+        third = hand.cards[2]
+        # the hand's padding is one column; each card is five columns and a space
+        await pilot.click("#hand", offset=(1 + 2 * 6 + 2, 1))
+        assert hand.cursor == 2 and client.seq == client.seq
+        assert not [e for e in client.log if e["kind"] == "run_chosen" and "cards" in e]
+        await pilot.click("#hand", offset=(1 + 2 * 6 + 2, 2))
+        await wait_until(
+            pilot, lambda: any(e["kind"] == "run_chosen" and "cards" in e for e in client.log)
+        )
+        chosen = next(e for e in client.log if e["kind"] == "run_chosen" and "cards" in e)
+        assert chosen["cards"] == [third]

@@ -1,0 +1,84 @@
+"""The app as a guest of the host's SSH door runs it: this one table, and nothing else.
+
+The process runs on the host's machine, as the host's user, for someone who only has `ssh`. So
+it must not become a way into that machine: no menu (hosting would open ports there, joining
+elsewhere would reach other machines from it, a deck file would read its files), no command
+palette (it saves screenshots), no links opened, no replays or settings saved. Leaving the
+table, or the end of the game, ends the app, and with it the guest's SSH session.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import events
+from textual.app import ComposeResult
+from textual.screen import Screen
+from textual.widgets import Static
+
+from protocol.client import Failed
+from ui.app import JoinPlan, NetcardsApp
+from ui.i18n import _
+from ui.screens.confirm import Notice
+from ui.terminal import unicode_ok
+from ui.user_settings import UserSettings
+
+
+class DoorScreen(Screen[None]):
+    """What lies under the table for a guest: nothing to choose."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(_("netcards, through the host's SSH door"), id="menu-subtitle")
+
+
+class GuestApp(NetcardsApp):
+    """netcards for a guest of the SSH door.
+
+    | Key | Action |
+    | :- | :- |
+    | ctrl+q | Quit (ends the SSH session) |
+    """
+
+    ENABLE_COMMAND_PALETTE = False
+    writes_files = False
+
+    def on_mount(self, event: events.Mount | None = None) -> None:
+        if event is not None:
+            event.prevent_default()  # not the menu underneath, as the app's own on_mount does
+        self.apply_settings(language=False)
+        self.push_screen(DoorScreen())
+        plan = self.start_join
+        assert plan is not None
+        self.join_table(plan.address, self.settings.name, plan.password, plan.spectator)
+
+    def menu_choice(self, key: str) -> None:
+        self.exit()
+
+    def back_to_menu(self) -> None:
+        self.exit()
+
+    def play_again(self) -> None:
+        self.exit()
+
+    def handle_session_end(self, notice: Any) -> None:
+        session = self.session
+        if isinstance(notice, Failed) and (session is None or session.client.outcome is None):
+            self.push_screen(
+                Notice(notice.reason, loud=True), lambda _answer: self.exit(return_code=1)
+            )
+            return
+        super().handle_session_end(notice)
+
+    def open_url(self, url: str, *, new_tab: bool = True) -> None:
+        self.notify(_("Links do not open through the SSH door."), severity="warning")
+
+    def deliver_screenshot(
+        self, filename: str | None = None, path: str | None = None, time_format: str | None = None
+    ) -> str | None:
+        return None
+
+
+def make_guest_app(settings: UserSettings, join: JoinPlan, ascii_mode: bool | None) -> GuestApp:
+    if ascii_mode is None and not unicode_ok():
+        ascii_mode = True
+    return GuestApp(settings, join=join, ascii_mode=ascii_mode)

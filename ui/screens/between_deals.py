@@ -1,0 +1,68 @@
+"""Between two deals (a day, a round, a stage): who scored what, before the next one starts.
+
+The table goes on underneath (the host does not wait, and bots may already play the next
+deal); this screen holds the player's keys until they have read it: a key closes it, or it
+closes by itself when its countdown runs out. The keys of the first moment are not taken, so
+that the last keys of a burst that ended the deal do not close it unread.
+"""
+
+from __future__ import annotations
+
+import time
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from ui.i18n import N_, _
+
+SECONDS = 15
+"""How long the summary stays at most."""
+READING = 0.7
+"""The first moment, when keys are not taken (longer than a double press or an SSH burst)."""
+
+
+class BetweenDeals(ModalScreen[None]):
+    """The end of a deal, summed up.
+
+    | Key | Action |
+    | :- | :- |
+    | enter / space / escape | Go on to the next deal |
+    """
+
+    BINDINGS = [Binding("enter,space,escape", "go_on", N_("Go on"), priority=True)]
+
+    def __init__(self, title: str, lines: list[str], *, seconds: float | None = None) -> None:
+        super().__init__()
+        self.title_text = title
+        self.lines = lines
+        self.seconds = SECONDS if seconds is None else seconds
+        self.opened = time.monotonic()
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(self.title_text, classes="form-title")
+            yield Static("\n".join(self.lines), id="between-lines")
+            yield Static("", id="between-countdown")
+
+    def on_mount(self) -> None:
+        self.opened = time.monotonic()
+        self.tick()
+        self.set_interval(0.25, self.tick)
+
+    def tick(self) -> None:
+        elapsed = time.monotonic() - self.opened
+        left = max(0, round(self.seconds - elapsed))
+        if elapsed >= self.seconds:
+            self.dismiss()
+            return
+        line = _("Next deal in {n}s.").format(n=left)
+        if elapsed >= READING:
+            line += " " + _("Press enter to go on now.")
+        self.query_one("#between-countdown", Static).update(line)
+
+    def action_go_on(self) -> None:
+        if time.monotonic() - self.opened >= READING:
+            self.dismiss()

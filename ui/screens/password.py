@@ -1,0 +1,46 @@
+"""Asking for a table's password where the player chose the table (the list of LAN tables)."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Static
+
+from ui.i18n import N_, _
+
+
+class PasswordPrompt(ModalScreen[str | None]):
+    """The password of one table.
+
+    | Key | Action |
+    | :- | :- |
+    | enter | Join with this password |
+    | escape | Back to the list |
+    """
+
+    BINDINGS = [Binding("escape", "cancel", N_("Back"))]
+
+    def __init__(self, table: str) -> None:
+        super().__init__()
+        self.table = table
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(
+                _("{table} has a password. Type it, then enter:").format(table=self.table),
+                id="question",
+            )
+            yield Input(password=True, id="password")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if event.value:
+            self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
