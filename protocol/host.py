@@ -477,6 +477,17 @@ class TableHost:
     def _enqueue(self, peer: Peer, data: bytes) -> None:
         if peer.closed:
             return
+        transport = peer.writer.transport
+        if (
+            peer.queue.empty()
+            and not transport.get_write_buffer_size()
+            and not transport.is_closing()
+        ):
+            # Nothing waits before these bytes and the socket keeps up: they go to it now, as
+            # the writer would in a moment, without a task switch per peer. A peer that lags
+            # has bytes waiting, and its queue takes them (and bounds them) as before.
+            peer.writer.write(data)
+            return
         try:
             peer.queue.put_nowait(data)
         except asyncio.QueueFull:
@@ -923,10 +934,15 @@ class TableHost:
         if self.journal is not None:
             self.journal.append(table.journal_action())
         # One update per seat (and one for all spectators), encoded once, sealed per peer.
+        # The players first: they wait on it to play on, spectators only watch.
+        audience = [
+            peer
+            for peer in self.peers.values()
+            if peer.joined and (peer.seat is not None or peer.spectator)
+        ]
+        audience.sort(key=lambda peer: peer.seat is None)
         by_seat: dict[int | None, Message | Packed] = {}
-        for peer in self.peers.values():
-            if not peer.joined or (peer.seat is None and not peer.spectator):
-                continue
+        for peer in audience:
             if peer.seat not in by_seat:
                 by_seat[peer.seat] = _packed(
                     update_for(table.game, table.state, events, self.seq, actor, peer.seat)
