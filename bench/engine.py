@@ -1,71 +1,73 @@
 """Random-playout speed of the rules engine, one core: games per second for each title.
 
-Two figures per title: the bare engine (to_act, legal_actions, a uniform choice, apply) as a
-search bot's playouts use it, and full simulated games where each random bot gets its view as
-in `netcards simulate`.
+For each title, `netcards simulate --bots random` (the simulator, every seat a random bot) in
+games per second; for Via Gladiola beside a bare loop of the same rules in plain Python
+(`bench/bare_via_gladiola.py`: no events, views or checks), and their ratio: what the engine's
+contracts cost. With `--against DIR` the same measures run against another checkout (an older
+commit) in the same run, taking turns, so that before and after are compared side by side.
+Every figure is the best of `--repeats` runs in fresh processes.
 
-    python -m bench.engine [--players 4] [--seconds 5]
+    python -m bench.engine [--players 4] [--seconds 3] [--repeats 3] [--against DIR]
 """
 
 from __future__ import annotations
 
 import argparse
-import random
-import time
-from typing import Any
+from pathlib import Path
 
-from netcards.bots.base import make_bot
-from netcards.game import Game
-from netcards.registry import all_games
-from netcards.rng import make_seed
-from netcards.simulate import play_game
+from bench.sidebyside import HERE, best_of
 
+TITLES = ("via-gladiola", "velonimo", "auf-achse")
 
-def bare_playouts(game: Game[Any], players: int, seconds: float) -> tuple[float, float]:
-    config = game.make_config(players)
-    chooser = random.Random(1)
-    games = actions = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
-        state = game.setup(config, make_seed(games))
-        while True:
-            seats = game.to_act(state)
-            if not seats:
-                break
-            for seat in sorted(seats):
-                legal = game.legal_actions(state, seat)
-                game.apply(state, seat, legal[chooser.randrange(len(legal))])
-                actions += 1
-        games += 1
-    elapsed = time.perf_counter() - started
-    return games / elapsed, actions / games
+SIMULATE = """
+import json, time
+from netcards.registry import get_game
+from netcards.simulate import simulate
+game = get_game({game!r})
+config = game.make_config({players})
+games, chunk, started = 0, 20, time.process_time()
+while time.process_time() - started < {seconds}:
+    simulate(game, config, chunk, games, ["random"] * {players})
+    games += chunk
+print(json.dumps({{"games_per_second": games / (time.process_time() - started)}}))
+"""
 
-
-def simulated_games(game: Game[Any], players: int, seconds: float) -> float:
-    config = game.make_config(players)
-    games = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
-        seed = make_seed(games)
-        bots = [make_bot("random", game, config, s, seed + bytes([s])) for s in range(players)]
-        play_game(game, config, seed, bots)
-        games += 1
-    return games / (time.perf_counter() - started)
+BARE = """
+import json, random, time
+from bench.bare_via_gladiola import play
+rng, games, started = random.Random(1), 0, time.process_time()
+while time.process_time() - started < {seconds}:
+    play({players}, rng)
+    games += 1
+print(json.dumps({{"games_per_second": games / (time.process_time() - started)}}))
+"""
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--seconds", type=float, default=3.0, help="length of one run")
+    parser.add_argument("--repeats", type=int, default=3, help="runs per figure, best kept")
+    parser.add_argument("--against", type=Path, help="another checkout to measure beside this one")
     args = parser.parse_args()
+    trees = [HERE] if args.against is None else [HERE, args.against.resolve()]
+    names = ["this checkout"] + ([f"against {args.against}"] if args.against else [])
+    size = {"players": args.players, "seconds": args.seconds}
     print(
-        f"{'game':<14}{'players':>8}{'bare games/s':>14}{'actions/game':>14}{'simulate games/s':>18}"
+        f"{args.players} players, random bots, games per CPU second "
+        f"(best of {args.repeats} runs of {args.seconds:g} s)"
     )
-    for game_id, game in sorted(all_games().items()):
-        players = min(max(args.players, game.min_players), game.max_players)
-        rate, per_game = bare_playouts(game, players, args.seconds)
-        sim = simulated_games(game, players, args.seconds)
-        print(f"{game_id:<14}{players:>8}{rate:>14.0f}{per_game:>14.1f}{sim:>18.0f}")
+    bare = best_of([HERE], BARE.format(**size), args.repeats, "games_per_second")[0]
+    bare_rate = bare["games_per_second"]
+    print(f"{'via-gladiola':<14}{'bare loop (bench/bare_via_gladiola.py)':<42}{bare_rate:>10.0f}")
+    for game_id in TITLES:
+        code = SIMULATE.format(game=game_id, **size)
+        for name, result in zip(
+            names, best_of(trees, code, args.repeats, "games_per_second"), strict=True
+        ):
+            rate = result["games_per_second"]
+            ratio = f"{rate / bare_rate:>8.2f}x bare" if game_id == "via-gladiola" else ""
+            print(f"{game_id:<14}{'simulate, ' + name:<42}{rate:>10.0f}{ratio}")
 
 
 if __name__ == "__main__":

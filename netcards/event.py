@@ -8,16 +8,45 @@ The host turns these into per-seat messages with `for_seat`; nothing else decide
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 
-@dataclass(frozen=True, slots=True)
 class Event:
-    kind: str
-    public: dict[str, Any] = field(default_factory=dict)
-    private: dict[int, dict[str, Any]] = field(default_factory=dict)
-    secret: dict[str, Any] = field(default_factory=dict)
+    """One event. A plain record with slots: the engine makes hundreds of thousands a second in
+    playouts, and a frozen dataclass's checked `__init__` costs twice as much. Nothing changes an
+    event once made; each part is a plain dict, as the wire and the logs take them."""
+
+    __slots__ = ("kind", "private", "public", "secret")
+
+    def __init__(
+        self,
+        kind: str,
+        public: dict[str, Any] | None = None,
+        private: dict[int, dict[str, Any]] | None = None,
+        secret: dict[str, Any] | None = None,
+    ) -> None:
+        self.kind = kind
+        self.public = {} if public is None else public
+        self.private = {} if private is None else private
+        self.secret = {} if secret is None else secret
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Event):
+            return NotImplemented
+        return (
+            self.kind == other.kind
+            and self.public == other.public
+            and self.private == other.private
+            and self.secret == other.secret
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # its parts are dicts
+
+    def __repr__(self) -> str:
+        return (
+            f"Event(kind={self.kind!r}, public={self.public!r}, "
+            f"private={self.private!r}, secret={self.secret!r})"
+        )
 
     def for_seat(self, seat: int | None) -> dict[str, Any]:
         """The event as `seat` may see it (None: a spectator)."""

@@ -20,6 +20,7 @@ from netcards.errors import BadConfig, GameOver, NotYourTurn
 from netcards.event import Event
 from netcards.options import OptionSpec, resolve_options
 from netcards.shape import GameShapes
+from netcards.view import WholeView
 
 S = TypeVar("S")
 
@@ -166,6 +167,13 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def public_view(self, state: S) -> dict[str, Any]:
         """What a spectator may know now."""
+
+    def lazy_view(self, state: S, seat: int) -> Mapping[str, Any]:
+        """`view(state, seat)` as a mapping whose fields are worked out when first read, for bots
+        played in-process (simulations, playouts): good only until the state changes. Games
+        that write their views as a field table (`netcards/view.py`) read only the fields a bot
+        asks for; the default builds the whole view on the first read."""
+        return WholeView(lambda: self.view(state, seat))
 
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None:

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from netcards.bots.base import Bot, make_bot
+from netcards.bots.base import NO_VIEW, Bot, make_bot
 from netcards.game import Game, Outcome, TableConfig
 from netcards.oplog import GameLog
 
@@ -43,18 +43,30 @@ def play_game(
     histories: dict[int, list[dict[str, Any]]] = {
         s: [] for s, bot in enumerate(bots) if bot.wants_history
     }
+    history_of = [histories.get(s, ()) for s in range(len(bots))]
+    choose = [bot.choose for bot in bots]
+    reads_view = [bot.reads_view for bot in bots]
+    follow = bool(histories) or recorder is not None
+    to_act, legal_actions, lazy_view, apply = (
+        game.to_act,
+        game.legal_actions,
+        game.lazy_view,
+        game.apply,
+    )
     for _ in range(max_actions):
-        seats = game.to_act(state)
+        seats = to_act(state)
         if not seats:
             break
-        for seat in sorted(seats):
-            legal = game.legal_actions(state, seat)
-            action = bots[seat].choose(game.view(state, seat), legal, histories.get(seat, ()))
-            events = game.apply(state, seat, action)
-            for watcher, history in histories.items():
-                history.extend(e.for_seat(watcher) for e in events)
-            if recorder is not None and log is not None:
-                log(recorder.action(seat, action, events))
+        for seat in sorted(seats) if len(seats) > 1 else seats:
+            legal = legal_actions(state, seat)
+            view = lazy_view(state, seat) if reads_view[seat] else NO_VIEW
+            action = choose[seat](view, legal, history_of[seat])
+            events = apply(state, seat, action)
+            if follow:
+                for watcher, history in histories.items():
+                    history.extend(e.for_seat(watcher) for e in events)
+                if recorder is not None and log is not None:
+                    log(recorder.action(seat, action, events))
     else:
         raise RuntimeError(f"{game.name} did not end within {max_actions} actions")
     outcome = game.outcome(state)
@@ -121,12 +133,11 @@ def simulate(
         game.id, config.players, 0, list(levels), [0.0] * config.players, [0] * config.players
     )
     started = clock() if clock else 0.0
+    bots = [make_bot(levels[s], game, config, s, b"") for s in range(config.players)]
     for index in range(games):
         seed_bytes = game_seed(seed, index)
-        bots = [
-            make_bot(levels[s], game, config, s, seed_bytes + bytes([s]))
-            for s in range(config.players)
-        ]
+        for s, bot in enumerate(bots):
+            bot.new_game(seed_bytes + bytes([s]))
         summary.add(
             play_game(game, config, seed_bytes, bots, log=log, bot_names=levels, index=index)
         )

@@ -65,6 +65,9 @@ from protocol.messages import (
 
 Trust = Callable[[str], Awaitable[bool]]
 
+AUDIT_CHECK_PAUSE = 0.05
+"""Seconds between a game's results and the check of its audit (see `_on_message`)."""
+
 # -- what the client tells its user -----------------------------------------------------------------
 
 
@@ -443,7 +446,8 @@ class TableClient:
                 else self.settings.silence_timeout
             )
             try:
-                data = await asyncio.wait_for(reader.read(65536), timeout)
+                async with asyncio.timeout(timeout):  # a timer, not a task per read
+                    data = await reader.read(65536)
             except TimeoutError:
                 raise TimeoutError("the host went silent") from None
             try:
@@ -569,6 +573,10 @@ class TableClient:
             except (KeyError, TypeError, ValueError):
                 raise Fatal("the host sent a malformed result") from None
             self._notify(GameOver(self.outcome))
+            # The audit follows: a replay of the whole game that nobody waits for. A pause first,
+            # so that the last update is shown everywhere before that work (by the other clients
+            # of this program, and by a slow screen) and is not held up by it.
+            await asyncio.sleep(AUDIT_CHECK_PAUSE)
         elif isinstance(message, Audit):
             self._on_audit(message)
         elif isinstance(message, Leave):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from enum import Enum
 from typing import ClassVar, Literal
 
@@ -50,6 +51,30 @@ class ConnectionState(Enum):
     OPEN = "open"
     CLOSED = "closed"
     ERROR = "error"
+
+
+@dataclass(frozen=True, slots=True)
+class Packed:
+    """A session message encoded once (`packed`), to be sealed for any number of connections:
+    what a table tells every spectator, or every player at the end, is encoded once, not once
+    per connection. Only the sealing is per connection: each has its own keys."""
+
+    message: Message
+    payload: bytes
+
+
+def packed(message: Message) -> Packed:
+    """`message` as the plaintext every connection seals; LocalProtocolError if it is too big."""
+    try:
+        payload = pack(encode(message))
+    except LocalProtocolError as exc:
+        raise LocalProtocolError(exc.code, f"message '{message.TYPE}': {exc.text}") from None
+    if len(payload) > MAX_PLAINTEXT:
+        raise LocalProtocolError(
+            ErrorCode.TOO_LARGE,
+            f"message '{message.TYPE}' is {len(payload)} bytes; the limit is {MAX_PLAINTEXT}",
+        )
+    return Packed(message, payload)
 
 
 class Connection:
@@ -93,8 +118,9 @@ class Connection:
             self._fail(exc)
             raise
 
-    def send(self, message: Message) -> bytes:
-        """Encrypt and frame one session message; returns every byte owed to the peer."""
+    def send(self, message: Message | Packed) -> bytes:
+        """Encrypt and frame one session message (or one `packed` already, for many
+        connections); returns every byte owed to the peer."""
         self._usable()
         try:
             out = self._send(message)
@@ -187,18 +213,9 @@ class Connection:
             )
         return message
 
-    def _seal(self, message: Message) -> bytes:
+    def _seal(self, message: Message | Packed) -> bytes:
         assert self._sealer is not None
-        data = encode(message)
-        try:
-            payload = pack(data)
-        except LocalProtocolError as exc:
-            raise LocalProtocolError(exc.code, f"message '{message.TYPE}': {exc.text}") from None
-        if len(payload) > MAX_PLAINTEXT:
-            raise LocalProtocolError(
-                ErrorCode.TOO_LARGE,
-                f"message '{message.TYPE}' is {len(payload)} bytes; the limit is {MAX_PLAINTEXT}",
-            )
+        payload = (message if isinstance(message, Packed) else packed(message)).payload
         prefix = length_prefix(len(payload) + TAG_SIZE)
         return prefix + self._sealer.seal(prefix, payload)
 
@@ -252,7 +269,8 @@ class Connection:
                 continue
             return MessageReceived(message)
 
-    def _send(self, message: Message) -> bytes:
+    def _send(self, outgoing: Message | Packed) -> bytes:
+        message = outgoing.message if isinstance(outgoing, Packed) else outgoing
         if not self.can_send:
             raise LocalProtocolError(
                 ErrorCode.MISUSE, "messages can only be sent once the handshake has done its part"
@@ -263,7 +281,7 @@ class Connection:
             )
         if isinstance(message, Confirm):
             raise LocalProtocolError(ErrorCode.MISUSE, "the connection sends 'confirm' itself")
-        return self._seal(message)
+        return self._seal(outgoing)
 
     def _fail(self, exc: ProtocolError) -> None:
         if self.state is ConnectionState.ERROR:

@@ -22,6 +22,7 @@ from netcards.errors import FutureMove, GameError, StaleMove
 from netcards.game import Outcome
 from netcards.table import LobbyError, Table
 from protocol.admission import Waiting, make_room, spectator_refusal
+from protocol.connection import Packed, packed
 from protocol.crypto import TablePassword
 from protocol.deal_round import DealRefusal, DealRound
 from protocol.discovery import Responder, TableInfo
@@ -181,6 +182,7 @@ class TableHost:
         self._withheld: set[str] = set()
         """Seat tokens of players who pledged and did not reveal in time: not asked again."""
         self.finished = asyncio.Event()
+        self._results: list[Message | Packed] | None = None  # the end of the game, once over
         self.port = 0
         self.discovery_port = 0
         self._numbers = 0
@@ -475,6 +477,17 @@ class TableHost:
     def _enqueue(self, peer: Peer, data: bytes) -> None:
         if peer.closed:
             return
+        transport = peer.writer.transport
+        if (
+            peer.queue.empty()
+            and not transport.get_write_buffer_size()
+            and not transport.is_closing()
+        ):
+            # Nothing waits before these bytes and the socket keeps up: they go to it now, as
+            # the writer would in a moment, without a task switch per peer. A peer that lags
+            # has bytes waiting, and its queue takes them (and bounds them) as before.
+            peer.writer.write(data)
+            return
         try:
             peer.queue.put_nowait(data)
         except asyncio.QueueFull:
@@ -495,13 +508,14 @@ class TableHost:
         finally:
             writer.close()
 
-    def _send(self, peer: Peer, message: Message) -> None:
+    def _send(self, peer: Peer, message: Message | Packed) -> None:
         if peer.closed or not peer.conn.can_send:
             return
         try:
             self._enqueue(peer, peer.conn.send(message))
         except ProtocolError as exc:
-            self.log(f"could not send '{message.TYPE}' to {peer.label}: {exc}")
+            kind = (message.message if isinstance(message, Packed) else message).TYPE
+            self.log(f"could not send '{kind}' to {peer.label}: {exc}")
             self._close(peer)
 
     def _close(self, peer: Peer) -> None:
@@ -866,9 +880,10 @@ class TableHost:
         self._sync_clock()
 
     def _to_everyone(self, message: Message) -> None:
+        outgoing = _packed(message)
         for peer in self.peers.values():
             if peer.joined:
-                self._send(peer, message)
+                self._send(peer, outgoing)
 
     def _start_message(self, seat: int | None) -> Start:
         table = self.table
@@ -919,33 +934,47 @@ class TableHost:
         self.seq += 1
         if self.journal is not None:
             self.journal.append(table.journal_action())
-        by_seat: dict[int | None, Message] = {}
-        for peer in self.peers.values():
-            if not peer.joined or (peer.seat is None and not peer.spectator):
-                continue
+        # One update per seat (and one for all spectators), encoded once, sealed per peer.
+        # The players first: they wait on it to play on, spectators only watch.
+        audience = [
+            peer
+            for peer in self.peers.values()
+            if peer.joined and (peer.seat is not None or peer.spectator)
+        ]
+        audience.sort(key=lambda peer: peer.seat is None)
+        by_seat: dict[int | None, Message | Packed] = {}
+        for peer in audience:
             if peer.seat not in by_seat:
-                by_seat[peer.seat] = update_for(
-                    table.game, table.state, events, self.seq, actor, peer.seat
+                by_seat[peer.seat] = _packed(
+                    update_for(table.game, table.state, events, self.seq, actor, peer.seat)
                 )
             self._send(peer, by_seat[peer.seat])
+        self._sync_clock()
         if table.phase == "over":
-            for peer in self.peers.values():
-                if peer.joined:
-                    self._send_results(peer)
-            self.log("the game is over")
-            self._sync_clock()
-            self.finished.set()
+            # The results and the audit (the whole game's actions, encrypted for everyone)
+            # wait until the writers have sent the last update: players see the end at once.
+            asyncio.get_running_loop().call_soon(self._game_over)
             return
         self._schedule_bots()
-        self._sync_clock()
+
+    def _game_over(self) -> None:
+        for peer in self.peers.values():
+            if peer.joined:
+                self._send_results(peer)
+        self.log("the game is over")
+        self.finished.set()
 
     def _send_results(self, peer: Peer) -> None:
-        table = self.table
-        outcome = table.outcome()
-        assert outcome is not None
-        self._send(peer, Result(outcome.to_data()))
-        for chunk in audit_messages(table.host_part, table.seed, table.actions):
-            self._send(peer, chunk)
+        if self._results is None:  # the same for everyone, and final: encoded once
+            table = self.table
+            outcome = table.outcome()
+            assert outcome is not None
+            self._results = [
+                _packed(Result(outcome.to_data())),
+                *map(_packed, audit_messages(table.host_part, table.seed, table.actions)),
+            ]
+        for message in self._results:
+            self._send(peer, message)
 
     def _schedule_bots(self) -> None:
         if self._bots is None or self._bots.done():
@@ -1043,3 +1072,12 @@ class TableHost:
         self._broadcast_lobby()
         self._schedule_bots()
         self._sync_clock()
+
+
+def _packed(message: Message) -> Message | Packed:
+    """`message` encoded once for every peer it goes to; left as it is when it cannot be (too
+    big), so that sending it says so for each peer, as sending any message does."""
+    try:
+        return packed(message)
+    except ProtocolError:
+        return message

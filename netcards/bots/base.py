@@ -15,6 +15,7 @@ import hashlib
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from netcards.action import Action
@@ -27,19 +28,40 @@ BotFactory = Callable[[Game[Any], TableConfig, int, bytes], "Bot"]
 class Bot(ABC):
     level: ClassVar[str]
     wants_history: ClassVar[bool] = False  # callers may skip building the history otherwise
+    reads_view: ClassVar[bool] = True  # in-process callers may pass NO_VIEW otherwise
 
     def __init__(self, game: Game[Any], config: TableConfig, seat: int, seed: bytes) -> None:
         self.game = game
         self.config = config
         self.seat = seat
-        self.random = random.Random(hashlib.blake2b(seed, digest_size=16).digest())
+        self._seed = seed
+        self._random: random.Random | None = None
+
+    @property
+    def random(self) -> random.Random:
+        """The bot's own generator, seeded from its seed when first used (seeding costs more
+        than a whole move of most bots, and bots that need no chance never pay it)."""
+        if self._random is None:
+            self._random = random.Random(hashlib.blake2b(self._seed, digest_size=16).digest())
+        return self._random
+
+    def new_game(self, seed: bytes) -> None:
+        """Play another game at the same seat of the same table, exactly as a new bot built
+        with `seed` would: simulations keep their bots instead of building them every game."""
+        self._seed = seed
+        self._random = None
 
     @abstractmethod
-    def choose(self, view: dict[str, Any], legal: list[Action], history: History = ()) -> Action:
+    def choose(self, view: View, legal: list[Action], history: History = ()) -> Action:
         """One of `legal`, chosen from what `view` (and, for bots that remember, `history`) shows."""
 
 
 History = Sequence[Mapping[str, Any]]
+View = Mapping[str, Any]
+"""A seat's view: the dict from `Game.view`, or in-process the same as a `Game.lazy_view`."""
+
+NO_VIEW: View = MappingProxyType({})
+"""What in-process callers (simulations, playouts) give a bot whose `reads_view` is False."""
 LevelEntry = Callable[[Game[Any], str], BotFactory | None]
 _LEVELS: dict[str, LevelEntry] = {}
 

@@ -7,10 +7,13 @@ from typing import Any
 
 import pytest
 
+import netcards.bots.search.bot as search_bot
 from netcards.bots.base import check_level, make_bot
 from netcards.bots.search import SearchBot
+from netcards.bots.search.playout import Result
 from netcards.errors import BadConfig
 from netcards.game import Game
+from netcards.games.via_gladiola.actions import Walk
 from netcards.registry import all_games
 from netcards.rng import make_seed
 from netcards.simulate import play_game
@@ -90,6 +93,46 @@ def test_sequential_halving_spends_the_budget_on_the_better_moves() -> None:
     assert found.playouts >= 200
     assert by_action[found.action].playouts == max(m.playouts for m in found.moves)
     assert len({m.playouts for m in found.moves}) > 1  # the worse half stopped early
+
+
+def test_the_search_plays_its_policy_move_unless_another_proves_better(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The heuristic's move stands unless another beats it in the same worlds; the hint says
+    how sure the search is."""
+    game = all_games()["via-gladiola"]
+    config, seat, view, legal = decision(game, 3, skip=2)
+    theirs = make_bot("heuristic", game, config, seat, b"").choose(view, legal)
+    other = next(a for a in legal if isinstance(a, Walk) and a != theirs)
+    # Playouts judged by a referee of our own: the imagined game as it stands after the move.
+    monkeypatch.setattr(search_bot, "play_out", lambda game, state, bots, stop_at: state)
+
+    def analyse() -> Any:
+        bot = make_bot("search:120", game, config, seat, make_seed(2))
+        assert isinstance(bot, SearchBot)
+        return bot.analyse(view, legal)
+
+    monkeypatch.setattr(search_bot, "result_for", lambda state, seat: Result(0.5, 0.5))
+    even = analyse()
+    assert even.action == theirs and even.sureness == "close"
+
+    def other_wins(state: Any, seat: int) -> Result:
+        won = 1.0 if other.card in state.walk else 0.0
+        return Result(won, won)
+
+    monkeypatch.setattr(search_bot, "result_for", other_wins)
+    better = analyse()
+    assert better.action == other and better.sureness == "clear"
+    assert better.win_chance == 1.0
+
+
+def test_a_single_legal_move_is_the_only_move() -> None:
+    game = all_games()["auf-achse"]
+    config, seat, view, legal = decision(game, 2, skip=1)
+    bot = make_bot("search:10", game, config, seat, make_seed(1))
+    assert isinstance(bot, SearchBot)
+    found = bot.analyse(view, legal[:1])
+    assert found.action == legal[0] and found.sureness == "only"
 
 
 @pytest.mark.parametrize(

@@ -24,7 +24,7 @@ from netcards.games.auf_achse.cards import (
     house_deck,
     house_deck_text,
 )
-from netcards.games.auf_achse.scoring import score_run
+from netcards.games.auf_achse.scoring import EMPTY_RUN, extend_run, run_state, score_run
 from netcards.games.auf_achse.state import AAState
 from netcards.rng import make_seed
 from netcards.simulate import simulate
@@ -175,6 +175,19 @@ def test_an_action_card_in_a_run_is_a_break_worth_nothing() -> None:
 def test_an_empty_run_scores_zero() -> None:
     assert score().score == 0
     assert score(rest()).score == 0
+
+
+def test_adding_cards_one_at_a_time_scores_as_the_whole_run() -> None:
+    """Bots try cards on a run incrementally; it must agree with scoring the run whole."""
+    rng = random.Random(5)
+    for _ in range(500):
+        run = rng.sample(range(CARD_COUNT), rng.randrange(0, 12))
+        at = EMPTY_RUN
+        for length, card in enumerate(run, 1):
+            at = extend_run(at, card, DECK.kind, DECK.value)
+            whole = score_run(run[:length], DECK.kind, DECK.value)
+            assert at == (whole.score, whole.last_km, whole.ends_with_rest)
+        assert run_state(run, DECK.kind, DECK.value) == at
 
 
 # -- the round ------------------------------------------------------------------------------------

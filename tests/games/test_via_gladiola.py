@@ -337,11 +337,35 @@ def test_variant_last_card_ends_the_game_at_once() -> None:
     assert outcome is not None and outcome.winners == (0,)
 
 
-def test_variant_counts_cadence_draws_before_checking_the_hand() -> None:
-    state = make_state([[d(8)], [d(6)]], draw=[d(20)], variant=True)
-    GAME.apply(state, 0, Walk(d(8)))
-    assert state.hands[0] == [d(20)]
-    assert not state.over
+@pytest.mark.parametrize(("top", "value", "draws"), [(21, 27, 1), (21, 36, 2)])
+def test_variant_a_last_card_walked_ends_the_game_before_its_cadence_draws(
+    top: int, value: int, draws: int
+) -> None:
+    state = make_state(
+        [[d(value)], [d(6)]], draw=[d(1), d(2), d(3)], walk=[start_card(1), d(top)], variant=True
+    )
+    events = GAME.apply(state, 0, Walk(d(value)))
+    assert events[0].public["cadence_draws"] == draws
+    assert kinds(events) == ["walk", "game_end"], "no card is drawn after the last one"
+    assert events[-1].public["reason"] == "last_card"
+    assert state.hands[0] == [] and state.draw == [d(1), d(2), d(3)]
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.winners == (0,)
+
+
+def test_variant_a_last_finish_ends_the_game_not_the_day() -> None:
+    state = make_state([[FINISH[0]], [d(6)]], draw=[d(1), d(2)], walk=[start_card(1), d(38)],
+                       variant=True)  # fmt: skip
+    events = GAME.apply(state, 0, Walk(FINISH[0]))
+    assert kinds(events) == ["walk", "game_end"]
+    assert state.day == 1 and state.hands[0] == []
+
+
+def test_variant_a_last_gladiola_ends_the_game() -> None:
+    state = make_state([[GLADIOLAS[0]], [d(6)]], draw=[d(1)], day=4, variant=True)
+    events = GAME.apply(state, 0, PlayGladiola(GLADIOLAS[0]))
+    assert kinds(events) == ["gladiola", "game_end"]
+    assert events[-1].public["reason"] == "last_card"
 
 
 def test_without_the_variant_an_empty_hand_plays_on() -> None:

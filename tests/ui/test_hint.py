@@ -1,4 +1,5 @@
-"""The hint key: the search bot's move for your seat, in words, with its chance to win."""
+"""The hint key: the search bot's move for your seat, in words, with its chance to win and how
+sure the search is of it."""
 
 from __future__ import annotations
 
@@ -26,7 +27,11 @@ async def test_h_shows_a_legal_move_and_a_win_chance(
         seq = client.seq
         await pilot.press("h")
         await wait_until(pilot, lambda: screen.message.startswith("Hint:"), seconds=20)
-        match = re.fullmatch(r"Hint: (.+) \(about (\d+)% to win\)", screen.message)
+        match = re.fullmatch(
+            r"Hint: (.+) \(about (\d+)% to win; "
+            r"(the only move|clearly the best|probably the best|a close call)\)",
+            screen.message,
+        )
         assert match is not None, screen.message
         assert 0 <= int(match.group(2)) <= 100
         # The words name one of this turn's legal moves, and nothing was played for us.

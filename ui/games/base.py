@@ -51,6 +51,12 @@ from ui.widgets.players import PlayerRow, PlayersPanel
 MIN_SIZE = (80, 24)
 """The smallest window that shows a whole table (columns, rows)."""
 HINT_SECONDS = 1.0  # long enough to search well, short enough not to keep a player waiting
+HINT_WORDS = {  # how sure the search is of its move (`Analysis.sureness`)
+    "only": N_("Hint: {move} (about {chance}% to win; the only move)"),
+    "clear": N_("Hint: {move} (about {chance}% to win; clearly the best)"),
+    "likely": N_("Hint: {move} (about {chance}% to win; probably the best)"),
+    "close": N_("Hint: {move} (about {chance}% to win; a close call)"),
+}
 
 
 def upper_first(text: str) -> str:
@@ -487,7 +493,7 @@ class GameScreen(Screen[None]):
         if not self.my_turn or self.legal() != legal:
             return  # that turn was played (the others' choices meanwhile do not change it)
         self.say(
-            _("Hint: {move} (about {chance}% to win)").format(
+            _(HINT_WORDS[found.sureness]).format(
                 move=self.describe_move(found.action), chance=round(100 * found.win_chance)
             )
         )

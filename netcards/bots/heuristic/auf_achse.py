@@ -16,7 +16,7 @@ import math
 from typing import Any
 
 from netcards.action import Action
-from netcards.bots.base import Bot, History
+from netcards.bots.base import Bot, History, View
 from netcards.game import Game, TableConfig
 from netcards.games.auf_achse.actions import AddToRun, FreeRoad, PlayOdometer
 from netcards.games.auf_achse.cards import (
@@ -28,7 +28,7 @@ from netcards.games.auf_achse.cards import (
     REST,
     deck_for,
 )
-from netcards.games.auf_achse.scoring import score_run
+from netcards.games.auf_achse.scoring import RunState, extend_run, run_state
 
 _KM_PER_CARD = 32.0  # what one odometer card adds on average, Lost freight and duds included
 _HAND_WEIGHT = 0.65  # how much of a fitting card in hand a future round is expected to turn into km
@@ -51,35 +51,41 @@ class AufAchseHeuristic(Bot):
 
     # -- how good a run is -------------------------------------------------------------------------
 
-    def _rounds_left(self, view: dict[str, Any], reveals_pending: int) -> float:
+    def _rounds_left(self, view: View, reveals_pending: int) -> float:
         """Run additions the stage probably still has after the current one."""
         per_round: float = view["players"] * _KM_PER_CARD
         remaining: float = view["target"] - view["total"] - reveals_pending * _KM_PER_CARD
         return max(0.0, remaining / per_round)
 
-    def _worth(self, run: list[int], hand: list[int], future: float) -> float:
-        """Score now plus the guessed value of `future` more additions from `hand` and draws."""
-        result = score_run(run, self.kind, self.value)
+    def _worth(self, at: RunState, km: list[tuple[int, int]], future: float, *skip: int) -> float:
+        """Score now (of a run in state `at`) plus the guessed value of `future` more additions
+        from the hand's km cards `km` ((value, card), rising; those in `skip` have left it) and
+        draws."""
+        score, last, _ = at
         if future <= 0:
-            return float(result.score)
-        last = result.last_km
-        above = sorted(self.value[c] for c in hand if self.kind[c] == KM and self.value[c] > last)
+            return float(score)
+        above = [v for v, c in km if v > last and c not in skip]
         slots = min(len(above), math.ceil(future))
         from_hand = sum(above[len(above) - slots :]) * min(1.0, future / slots) if slots else 0.0
-        return (
-            result.score
-            + _HAND_WEIGHT * from_hand
-            + _DRAW_WEIGHT * future * max(0, _TOP - last - 10)
-        )
+        return score + _HAND_WEIGHT * from_hand + _DRAW_WEIGHT * future * max(0, _TOP - last - 10)
+
+    def _hand_km(self, hand: list[int]) -> list[tuple[int, int]]:
+        kind, value = self.kind, self.value
+        return sorted((value[c], c) for c in hand if kind[c] == KM)
+
+    def _extend(self, at: RunState, *cards: int) -> RunState:
+        for card in cards:
+            at = extend_run(at, card, self.kind, self.value)
+        return at
 
     # -- choosing --------------------------------------------------------------------------------------
 
-    def choose(self, view: dict[str, Any], legal: list[Action], history: History = ()) -> Action:
+    def choose(self, view: View, legal: list[Action], history: History = ()) -> Action:
         first = legal[0]
         if isinstance(first, PlayOdometer):
             return self._odometer(view, legal)
-        run: list[int] = view["run"]
-        hand: list[int] = view["hand"]
+        at = run_state(view["run"], self.kind, self.value)
+        km = self._hand_km(view["hand"])
         if isinstance(first, AddToRun):
             future = self._rounds_left(view, view["players"])
         else:
@@ -87,22 +93,23 @@ class AufAchseHeuristic(Bot):
         best = first
         best_worth = -math.inf
         for action in legal:
-            cards = [action.card] if isinstance(action, AddToRun) else list(_cards(action))
-            rest_of_hand = [c for c in hand if c not in cards]
-            worth = self._worth(run + cards, rest_of_hand, future)
+            cards = (action.card,) if isinstance(action, AddToRun) else _cards(action)
+            worth = self._worth(self._extend(at, *cards), km, future, *cards)
             if worth > best_worth:
                 best, best_worth = action, worth
         return best
 
-    def _odometer(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def _odometer(self, view: View, legal: list[Action]) -> Action:
         run: list[int] = view["run"]
         hand: list[int] = view["hand"]
+        at = run_state(run, self.kind, self.value)
+        km = self._hand_km(hand)
         future = self._rounds_left(view, view["players"])
-        now = self._worth(run, hand, future)
+        now = self._worth(at, km, future)
         others = [n for s, n in enumerate(view["run_lengths"]) if s != self.seat]
         others_with_runs = sum(1 for n in others if n) / max(1, len(others))
         # How much one more round is worth to this run: the sign says whether to stretch the stage.
-        longer = self._worth(run, hand, future + 1) - now
+        longer = self._worth(at, km, future + 1) - now
         stretch = longer - self.other_round
         best = legal[0]
         best_gain = -math.inf
@@ -110,23 +117,21 @@ class AufAchseHeuristic(Bot):
             assert isinstance(action, PlayOdometer)
             card = action.card
             kind = self.kind[card]
-            rest_of_hand = [c for c in hand if c != card]
-            keep = now - self._worth(run, rest_of_hand, future)
+            keep = now - self._worth(at, km, future, card)
             if kind == KM:
                 effect = -stretch * self.value[card] / (view["players"] * _KM_PER_CARD)
             elif kind == LOST_FREIGHT:
                 lost = min(view["total"], LOST_FREIGHT_KM)
                 effect = stretch * lost / (view["players"] * _KM_PER_CARD)
             elif kind == LEVEL_CROSSING:
-                mine = self._worth(run[:-1], rest_of_hand, future) - self._worth(
-                    run, rest_of_hand, future
-                )
+                shorter = run_state(run[:-1], self.kind, self.value)
+                mine = self._worth(shorter, km, future, card) - self._worth(at, km, future, card)
                 effect = mine + _OTHER_LAST_CARD * others_with_runs
             elif kind == REST:
                 effect = 0.0
             else:
                 count = FREE_ROAD_CARDS[kind]
-                effect = self._free_road_gain(run, rest_of_hand, future, count) - (
+                effect = self._free_road_gain(at, hand, km, future, count, card) - (
                     _OTHER_FREE_CARD * count
                 )
             gain = effect - keep
@@ -134,18 +139,31 @@ class AufAchseHeuristic(Bot):
                 best, best_gain = action, gain
         return best
 
-    def _free_road_gain(self, run: list[int], hand: list[int], future: float, count: int) -> float:
-        """What adding `count` of the best fitting cards at once would bring this run."""
-        base = self._worth(run, hand, future)
+    def _free_road_gain(
+        self,
+        at: RunState,
+        hand: list[int],
+        km: list[tuple[int, int]],
+        future: float,
+        count: int,
+        played: int,
+    ) -> float:
+        """What adding `count` of the best fitting cards of `hand` (but `played`, which goes on
+        the odometer) at once would bring this run."""
+        base = self._worth(at, km, future, played)
         best = 0.0
         for first in hand:
-            rest = [c for c in hand if c != first]
-            if count == 1:
-                best = max(best, self._worth([*run, first], rest, future) - base)
+            if first == played:
                 continue
-            for second in rest:
-                left = [c for c in rest if c != second]
-                best = max(best, self._worth([*run, first, second], left, future) - base)
+            after_first = self._extend(at, first)
+            if count == 1:
+                best = max(best, self._worth(after_first, km, future, played, first) - base)
+                continue
+            for second in hand:
+                if second in (played, first):
+                    continue
+                after = self._extend(after_first, second)
+                best = max(best, self._worth(after, km, future, played, first, second) - base)
         return best
 
 

@@ -13,11 +13,11 @@ card fits its own hand.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import TypeVar
 
 from netcards.action import Action
-from netcards.bots.base import Bot, History
+from netcards.bots.base import Bot, History, View
 from netcards.games.velonimo.actions import (
     ChooseLeader,
     ChooseVictim,
@@ -26,8 +26,16 @@ from netcards.games.velonimo.actions import (
     Pass,
     Play,
 )
-from netcards.games.velonimo.cards import COLOUR, LEADER, VALUE, WATER_CARRIER, is_hare
-from netcards.games.velonimo.combos import JERSEY_BONUS, combination_value
+from netcards.games.velonimo.cards import (
+    ALL_CARDS,
+    COLOUR,
+    RUNNER_VALUES,
+    RUNNERS,
+    VALUE,
+    WATER_CARRIER,
+    is_hare,
+)
+from netcards.games.velonimo.combos import JERSEY_BONUS, combination_value, play_facts
 
 _FEW_CARDS = 5
 _DANGER = 2
@@ -35,22 +43,90 @@ _CHEAP = 20
 _DRAW_COST = 0.7
 
 
-def moves(hand: Iterable[int]) -> int:
-    """Plays needed to empty `hand`, taking the biggest colour or value group first."""
-    rest = set(hand)
+# The hand as a bit mask (bit = card id). A group is a colour (0-6) or a value (7 + value - 1).
+_GROUP_OF = tuple(
+    (COLOUR[c], RUNNER_VALUES + VALUE[c] - 1) if c < RUNNERS else (-1, -1) for c in ALL_CARDS
+)
+_GROUPS = tuple(
+    sum(1 << c for c in range(RUNNERS) if group in _GROUP_OF[c])
+    for group in range(2 * RUNNER_VALUES)
+)
+_MOVES: dict[tuple[int, ...], int] = {}
+_MOVES_OF_SORTED: dict[int, int] = {}
+_MOVES_KEPT = 100_000
+K = TypeVar("K")
+
+
+def moves(hand: Sequence[int]) -> int:
+    """Plays needed to empty `hand`, taking the biggest colour or value group first.
+
+    Of equal groups, the one whose first card comes first in the order a set of the hand's
+    cards lists them (then colour before value): the bot has always broken ties that way, and
+    keeping it keeps its play the same. Remembered per hand: a search asks about the same
+    hands again and again.
+    """
+    return _remembered(_MOVES, tuple(hand), hand)
+
+
+def _moves_of_sorted(cards: list[int], mask: int) -> int:
+    """`moves(cards)` for cards in rising order, whose bit mask is `mask`: the set order, and
+    so the count, depends on the cards alone, so the mask is enough to remember it by."""
+    return _remembered(_MOVES_OF_SORTED, mask, cards)
+
+
+def _remembered(memory: dict[K, int], key: K, cards: Sequence[int]) -> int:
+    known = memory.get(key)
+    if known is None:
+        if len(memory) >= _MOVES_KEPT:
+            memory.clear()  # forgotten all at once: cheaper than keeping the recent ones
+        known = memory[key] = _greedy(cards)
+    return known
+
+
+def _greedy(cards: Sequence[int]) -> int:
+    """The count of `moves`. Group sizes are counted once and kept up to date as groups go;
+    the set order of the cards is only needed to break a tie."""
+    sizes = [0] * len(_GROUPS)
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+        if card < RUNNERS:
+            colour, value = _GROUP_OF[card]
+            sizes[colour] += 1
+            sizes[value] += 1
+    order: list[int] | None = None
     count = 0
-    while rest:
-        groups: dict[tuple[int, int], list[int]] = {}
-        for card in rest:
-            if not is_hare(card):
-                groups.setdefault((0, COLOUR[card]), []).append(card)
-                groups.setdefault((1, VALUE[card]), []).append(card)
-        best = max(groups.values(), key=len, default=[])
-        if len(best) < 2:
-            return count + len(rest)
-        rest.difference_update(best)
+    while True:
+        most = max(sizes)
+        if most < 2:
+            return count + mask.bit_count()
+        group = sizes.index(most)
+        if sizes.count(most) > 1:
+            if order is None:
+                order = list(set(cards))
+            group = _first_group(order, mask, sizes, most)
+        gone = mask & _GROUPS[group]
+        mask ^= gone
+        while gone:
+            low = gone & -gone
+            colour, value = _GROUP_OF[low.bit_length() - 1]
+            sizes[colour] -= 1
+            sizes[value] -= 1
+            gone ^= low
         count += 1
-    return count
+
+
+def _first_group(order: list[int], mask: int, sizes: list[int], most: int) -> int:
+    """Of the groups of size `most`, the first the original dict of groups listed: by first
+    card in set order still in the hand, its colour before its value."""
+    for card in order:
+        if mask >> card & 1 and card < RUNNERS:
+            colour, value = _GROUP_OF[card]
+            if sizes[colour] == most:
+                return colour
+            if sizes[value] == most:
+                return value
+    raise AssertionError("a group of that size has a card in the hand")
 
 
 def _strength(cards: Sequence[int], value: int) -> float:
@@ -65,7 +141,7 @@ def _strength(cards: Sequence[int], value: int) -> float:
 class VelonimoHeuristic(Bot):
     level = "heuristic"
 
-    def choose(self, view: dict[str, Any], legal: list[Action], history: History = ()) -> Action:
+    def choose(self, view: View, legal: list[Action], history: History = ()) -> Action:
         first = legal[0]
         if isinstance(first, ChooseVictim):
             return self._victim(view, legal)
@@ -79,7 +155,7 @@ class VelonimoHeuristic(Bot):
 
     # -- playing ---------------------------------------------------------------------------------
 
-    def _play(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def _play(self, view: View, legal: list[Action]) -> Action:
         hand: list[int] = view["hand"]
         plays = [a for a in legal if isinstance(a, Play)]
         can_pass = any(isinstance(a, Pass) for a in legal)
@@ -98,20 +174,31 @@ class VelonimoHeuristic(Bot):
         leading = not view["attack"]
         best: tuple[float, int] | None = None
         choice: Action | None = None
+        whole = 0
+        for card in hand:
+            whole |= 1 << card
         for index, play in enumerate(plays):
-            rest = [c for c in hand if c not in play.cards]
-            after = moves(rest)
+            cards = play.cards
+            value, leaders, water_carriers = play_facts(cards)
+            if play.jersey:
+                value += JERSEY_BONUS
+            rest = whole
+            for card in cards:
+                rest ^= 1 << card
+            after = _MOVES_OF_SORTED.get(rest)
+            if after is None:
+                after = _moves_of_sorted([c for c in hand if c not in cards], rest)
             score = float(now - after) * 10
             if draws_hurt:
-                score -= 10 * _DRAW_COST * sum(VALUE[c] == WATER_CARRIER for c in play.cards)
-            if any(VALUE[c] == LEADER and not is_hare(c) for c in play.cards):
+                score -= 10 * _DRAW_COST * water_carriers
+            if leaders:
                 score += 2
             if play.jersey:
                 score -= 0 if endgame else 8
             if leading and now == 2 and after == 1:
-                score += play_value(play) / 5  # lead the stronger group, keep the last one
+                score += value / 5  # lead the stronger group, keep the last one
             else:
-                score -= _strength(play.cards, play_value(play)) * (0.2 if endgame else 1.0)
+                score -= _strength(cards, value) * (0.2 if endgame else 1.0)
             key = (score, -index)
             if best is None or key > best:
                 best, choice = key, play
@@ -128,7 +215,7 @@ class VelonimoHeuristic(Bot):
 
     # -- the other decisions -------------------------------------------------------------------
 
-    def _victim(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def _victim(self, view: View, legal: list[Action]) -> Action:
         sizes = view["hand_sizes"]
         totals = view["totals"]
 
@@ -138,7 +225,7 @@ class VelonimoHeuristic(Bot):
 
         return min(legal, key=key)
 
-    def _give_back(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def _give_back(self, view: View, legal: list[Action]) -> Action:
         """One card at a time: the one whose loss leaves the fewest moves, then the lowest."""
         hand = view["hand"]
         best: tuple[float, int] | None = None
@@ -152,7 +239,7 @@ class VelonimoHeuristic(Bot):
                 best, choice = key, action
         return choice
 
-    def _next_leader(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def _next_leader(self, view: View, legal: list[Action]) -> Action:
         sizes = view["hand_sizes"]
         totals = view["totals"]
 
@@ -162,7 +249,7 @@ class VelonimoHeuristic(Bot):
 
         return min(legal, key=key)
 
-    def _reward(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def _reward(self, view: View, legal: list[Action]) -> Action:
         hand = view["hand"]
         card = view["reward"]
         seat = view["seat"]

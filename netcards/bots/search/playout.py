@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from netcards.bots.base import Bot, make_bot
+from netcards.bots.base import NO_VIEW, Bot, make_bot
 from netcards.errors import BadConfig
 from netcards.game import Game, Outcome, TableConfig
 
@@ -34,27 +34,44 @@ def policy_level(game: Game[Any], config: TableConfig) -> str:
     return "heuristic"
 
 
-def policy_bots(game: Game[Any], config: TableConfig, level: str, seed: bytes) -> list[Bot]:
-    return [make_bot(level, game, config, s, seed + bytes([s])) for s in range(config.players)]
+def policy_bots(game: Game[Any], config: TableConfig, level: str) -> list[Bot]:
+    """One playout bot per seat, built once and given each imagined game's seed (`reseed`)."""
+    return [make_bot(level, game, config, s, b"") for s in range(config.players)]
+
+
+def reseed(bots: list[Bot], seed: bytes) -> list[Bot]:
+    """The bots as if built for a new game with `seed` (each seat's seed ends with its number)."""
+    for seat, bot in enumerate(bots):
+        bot.new_game(seed + bytes([seat]))
+    return bots
 
 
 def play_out(game: Game[Any], state: Any, bots: list[Bot], stop_at: int | None) -> Outcome:
     """Play `state` (changed in place) to its end, or until `game.progress` reaches `stop_at`,
-    and return the outcome, or the standings at that point."""
+    and return the outcome, or the standings at that point. Bots read lazy views: a playout
+    asks for one at every decision, and the policy reads a few of its fields."""
+    to_act, legal_actions, lazy_view, apply = (
+        game.to_act,
+        game.legal_actions,
+        game.lazy_view,
+        game.apply,
+    )
     for _ in range(MAX_STEPS):
-        seats = game.to_act(state)
+        seats = to_act(state)
         if not seats:
             outcome = game.outcome(state)
             assert outcome is not None
             return outcome
         if stop_at is not None and game.progress(state) >= stop_at:
             return game.standings(state)
-        for seat in sorted(seats):
-            legal = game.legal_actions(state, seat)
-            action = (
-                legal[0] if len(legal) == 1 else bots[seat].choose(game.view(state, seat), legal)
-            )
-            game.apply(state, seat, action)
+        for seat in sorted(seats) if len(seats) > 1 else seats:
+            legal = legal_actions(state, seat)
+            if len(legal) == 1:
+                action = legal[0]
+            else:
+                bot = bots[seat]
+                action = bot.choose(lazy_view(state, seat) if bot.reads_view else NO_VIEW, legal)
+            apply(state, seat, action)
     raise RuntimeError(f"a playout of {game.name} did not end after {MAX_STEPS} moves")
 
 

@@ -16,7 +16,7 @@ from netcards.action import Action
 from netcards.errors import GameOver, IllegalAction, NotYourTurn
 from netcards.event import Event
 from netcards.game import Game, Outcome, TableConfig, places_from_keys
-from netcards.games.auf_achse import flow, sampling
+from netcards.games.auf_achse import flow, sampling, views
 from netcards.games.auf_achse.actions import (
     ADD,
     CODEC,
@@ -30,7 +30,7 @@ from netcards.games.auf_achse.cards import deck_for, house_deck_text, parse_deck
 from netcards.games.auf_achse.shapes import SHAPES
 from netcards.games.auf_achse.state import FREE_ROAD, OVER, RUN, AAState
 from netcards.games.auf_achse.state import ODOMETER as ODOMETER_PHASE
-from netcards.games.auf_achse.views import public_view, seat_view, waiting
+from netcards.games.auf_achse.views import waiting
 from netcards.options import OptionSpec
 from netcards.rng import Rng
 
@@ -220,10 +220,13 @@ class AufAchse(Game[AAState]):
     # -- views -----------------------------------------------------------------------------------------
 
     def public_view(self, state: AAState) -> dict[str, Any]:
-        return public_view(state)
+        return views.PUBLIC.build(state, None)
 
     def view(self, state: AAState, seat: int) -> dict[str, Any]:
-        return seat_view(state, seat)
+        return views.SEAT.build(state, seat)
+
+    def lazy_view(self, state: AAState, seat: int) -> Mapping[str, Any]:
+        return views.SEAT.lazy(state, seat)
 
     # -- data ------------------------------------------------------------------------------------------
 

@@ -15,6 +15,12 @@ from typing import Any
 
 from netcards.games.auf_achse.cards import KM, REST
 
+RunState = tuple[int, int, bool]
+"""What the scored part of a run is so far: its km, its last km card's value (0 if none), and
+whether the run ends with a rest card. Enough to add cards one at a time."""
+
+EMPTY_RUN: RunState = (0, 0, False)
+
 
 @dataclass(frozen=True, slots=True)
 class RunScore:
@@ -63,3 +69,25 @@ def score_run(run: list[int], kind: tuple[int, ...], value: tuple[int, ...]) -> 
             last_km = 0
             prev_rest = False
     return RunScore(score, start, tuple(breaks), last_km, prev_rest)
+
+
+def extend_run(at: RunState, card: int, kind: tuple[int, ...], value: tuple[int, ...]) -> RunState:
+    """The run `at` with `card` added at its right end: the same score and last km card as
+    `score_run` of the longer run, in constant time (bots try many cards on one run)."""
+    score, last, prev_rest = at
+    k = kind[card]
+    if k == KM:
+        v = value[card]
+        if last and v <= last:
+            score = 0
+        return (score + v, v, False)
+    if k == REST:
+        return (0, 0, True) if prev_rest else (score, last, True)
+    return EMPTY_RUN
+
+
+def run_state(run: list[int], kind: tuple[int, ...], value: tuple[int, ...]) -> RunState:
+    at = EMPTY_RUN
+    for card in run:
+        at = extend_run(at, card, kind, value)
+    return at

@@ -31,6 +31,7 @@ from netcards.games.velonimo.cards import (
 from netcards.games.velonimo.combos import JERSEY_BONUS, combination_value
 
 _SINGLE = tuple(Play((c,), False) for c in ALL_CARDS)
+_LOWEST_COMBINATION = combination_value((0, RUNNER_VALUES))  # two cards, the lower a 1: 21
 _SINGLE_IN_JERSEY = tuple(Play((c,), True) for c in ALL_CARDS)
 
 # A hand's runners as two numbers of 8-bit fields: byte `colour` holds a bit per value (the
@@ -57,10 +58,10 @@ _Group = tuple[tuple[Play, ...], tuple[Play, ...], tuple[int, ...], int, int]
 _OF_COLOUR: list[list[_Group | None]] = [[None] * 128 for _ in range(_FIELDS)]
 _OF_VALUE: list[list[_Group | None]] = [[None] * 128 for _ in range(_FIELDS)]
 
-# What a hand can play, before any value to beat: its cards in id order (the single plays)
-# and its combinations set by set. Keyed by the hand's ids in hand order; forgotten all at
-# once when full.
-_Hand = tuple[list[int], tuple[_Group, ...]]
+# What a hand can play, before any value to beat: its cards in id order (the single plays),
+# its combinations set by set, and every play it can lead with. Keyed by the hand's ids in
+# hand order; forgotten all at once when full.
+_Hand = tuple[list[int], tuple[_Group, ...], tuple[Action, ...]]
 _HANDS: dict[bytes, _Hand] = {}
 _HANDS_KEPT = 1024
 
@@ -73,17 +74,20 @@ def plays(hand: Sequence[int], floor: int, jersey: bool) -> list[Action]:
         if len(_HANDS) >= _HANDS_KEPT:
             _HANDS.clear()
         ordered = sorted(hand)
-        known = _HANDS[key] = (ordered, _groups(ordered) if len(ordered) > 1 else ())
-    ordered, groups = known
+        groups = _groups(ordered) if len(ordered) > 1 else ()
+        every: list[Action] = [_SINGLE[c] for c in ordered]
+        for combinations in groups:
+            every += combinations[0]
+        known = _HANDS[key] = (ordered, groups, tuple(every))
+    ordered, groups, leads = known
     if jersey:
         return _with_jersey(ordered, groups, floor)
-    out: list[Action]
     if not floor:
-        out = [_SINGLE[c] for c in ordered]
-        for combinations in groups:
-            out += combinations[0]
+        return list(leads)
+    out: list[Action] = [_SINGLE[c] for c in ordered if VALUE[c] > floor]
+    if floor < _LOWEST_COMBINATION:  # every combination beats it: they follow the singles
+        out += leads[len(ordered) :]
         return out
-    out = [_SINGLE[c] for c in ordered if VALUE[c] > floor]
     for group_plays, _, values, low, high in groups:
         if low > floor:
             out += group_plays

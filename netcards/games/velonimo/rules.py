@@ -15,10 +15,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from netcards.action import Action
-from netcards.errors import GameOver, IllegalAction, NotYourTurn
+from netcards.errors import IllegalAction
 from netcards.event import Event
-from netcards.game import Game, Outcome, TableConfig, places_from_keys
-from netcards.games.velonimo import sampling
+from netcards.game import Outcome, TableConfig, places_from_keys
+from netcards.games.velonimo import sampling, views
 from netcards.games.velonimo.actions import (
     CODEC,
     ChooseLeader,
@@ -39,16 +39,14 @@ from netcards.games.velonimo.standings import (
     totals_of,
 )
 from netcards.games.velonimo.state import VelonimoState
-from netcards.games.velonimo.views import public_view, seat_view
 from netcards.options import OptionSpec
 from netcards.rng import Rng
+from netcards.turns import OneSeatAtATime
 
 HAND_SIZE = 11
 DUEL_PLAYERS = 2
 DEFAULT_DIFFICULTIES = (1, 2, 3, 4, 5)
 DEFAULT_DUEL_TARGET = 8
-_SEATS = tuple(frozenset({i}) for i in range(8))
-_NOBODY: frozenset[int] = frozenset()
 
 _PHASE_OF: dict[type[Action], str] = {
     Play: "play",
@@ -67,7 +65,7 @@ _WRONG_PHASE = {
 }
 
 
-class Velonimo(Game[VelonimoState]):
+class Velonimo(OneSeatAtATime[VelonimoState]):
     id = "velonimo"
     name = "Velonimo"
     rules_version = "velonimo/2"
@@ -135,9 +133,6 @@ class Velonimo(Game[VelonimoState]):
 
     # -- whose turn, what is legal ----------------------------------------------------------
 
-    def to_act(self, state: VelonimoState) -> frozenset[int]:
-        return _NOBODY if state.over else _SEATS[state.current]
-
     def legal_actions_in_view(self, view: Mapping[str, Any]) -> list[Action]:
         seat = view["seat"]
         if view["over"] or seat is None or view["current"] != seat:
@@ -166,24 +161,15 @@ class Velonimo(Game[VelonimoState]):
 
     # -- applying ------------------------------------------------------------------------------
 
-    def apply(self, state: VelonimoState, seat: int, action: Action) -> list[Event]:
-        """The same checks as every game's, read straight from the state: playouts call this
-        hundreds of times per game."""
-        if state.over:
-            raise GameOver("the game is over")
-        if seat != state.current:
-            raise NotYourTurn(f"seat {seat} is not asked to act now")
-        return self._apply(state, seat, action)
-
     def _apply(self, state: VelonimoState, seat: int, action: Action) -> list[Event]:
         wanted = _PHASE_OF.get(type(action))
         if wanted is None:
             raise IllegalAction(f"'{action.KIND}' is not a Velonimo action")
         if state.phase != wanted:
             raise IllegalAction(f"not now: {_WRONG_PHASE[state.phase]}")
-        if isinstance(action, Play):
+        if type(action) is Play:
             events = self._play(state, seat, action)
-        elif isinstance(action, Pass):
+        elif type(action) is Pass:
             events = self._pass(state, seat)
         elif isinstance(action, ChooseVictim):
             events = self._choose_victim(state, seat, action.seat)
@@ -410,10 +396,13 @@ class Velonimo(Game[VelonimoState]):
     # -- views -------------------------------------------------------------------------------------
 
     def public_view(self, state: VelonimoState) -> dict[str, Any]:
-        return public_view(state, self.id)
+        return views.PUBLIC.build(state, None)
 
     def view(self, state: VelonimoState, seat: int) -> dict[str, Any]:
-        return seat_view(state, seat, self.id)
+        return views.SEAT.build(state, seat)
+
+    def lazy_view(self, state: VelonimoState, seat: int) -> Mapping[str, Any]:
+        return views.SEAT.lazy(state, seat)
 
     # -- data --------------------------------------------------------------------------------------
 

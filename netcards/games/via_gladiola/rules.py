@@ -14,13 +14,10 @@ from typing import Any
 from netcards.action import Action
 from netcards.errors import IllegalAction
 from netcards.event import Event
-from netcards.game import Game, Outcome, TableConfig, places_from_keys
-from netcards.games.via_gladiola import sampling
+from netcards.game import Outcome, TableConfig, places_from_keys
+from netcards.games.via_gladiola import sampling, views
 from netcards.games.via_gladiola.actions import (
     CODEC,
-    GLADIOLA,
-    REST,
-    WALK,
     PlayGladiola,
     Rest,
     Walk,
@@ -28,37 +25,32 @@ from netcards.games.via_gladiola.actions import (
 from netcards.games.via_gladiola.cards import (
     DAYS,
     DRAW_PILE_IDS,
+    FIRST_FINISH,
     FIRST_GLADIOLA,
     FIRST_START,
-    VALUES,
     deck_for,
     house_deck_text,
-    is_finish,
     is_gladiola,
-    is_walkable,
     label,
     parse_deck,
     start_card,
 )
+from netcards.games.via_gladiola.moves import MAX_STEP, legal_moves
 from netcards.games.via_gladiola.shapes import SHAPES
 from netcards.games.via_gladiola.state import VGState
 from netcards.options import OptionSpec
 from netcards.rng import Rng
+from netcards.turns import OneSeatAtATime
 
 HAND_SIZE = 8
-MAX_STEP = 15
-_SEATS = tuple(frozenset({i}) for i in range(8))
-_NOBODY: frozenset[int] = frozenset()
 
 
-def cadence_draws(difference: int) -> int | None:
-    """Cards a walk of `difference` km above the top card draws; None when not allowed."""
-    if difference < 1 or difference > MAX_STEP:
-        return None
+def cadence_draws(difference: int) -> int:
+    """Cards a walk of `difference` km (1 to MAX_STEP) above the top card draws: 0, 1 or 2."""
     return (difference + 4) // 5 - 1
 
 
-class ViaGladiola(Game[VGState]):
+class ViaGladiola(OneSeatAtATime[VGState]):
     id = "via-gladiola"
     name = "Via Gladiola"
     rules_version = "via-gladiola/1"
@@ -72,7 +64,7 @@ class ViaGladiola(Game[VGState]):
             "variant_last_card",
             "bool",
             False,
-            "Variant: the game ends at once when a player's hand is empty after their action.",
+            "Variant: the game ends at once when a player plays the last card of their hand.",
         ),
         OptionSpec("first_player", "seat", None, "The seat that starts day 1 (default: random)."),
         OptionSpec("deck", "deck", None, "A deck file's text (default: the house deck)."),
@@ -90,15 +82,16 @@ class ViaGladiola(Game[VGState]):
         deck = deck_for(opts.get("deck"))
         draw = list(DRAW_PILE_IDS)
         rng.shuffle(draw)
-        hands: list[list[int]] = [[] for _ in range(config.players)]
-        for _ in range(HAND_SIZE):
-            for hand in hands:
-                hand.append(draw.pop())
+        # One card at a time to each player in turn, from the top of the pile (its end).
+        players = config.players
+        dealt = players * HAND_SIZE
+        hands = [draw[-1 - s : -1 - dealt : -players] for s in range(players)]
+        del draw[-dealt:]
         first = opts.get("first_player")
         if first is None:
             first = rng.below(config.players)
         return VGState(
-            players=config.players,
+            players=players,
             variant_last_card=bool(opts.get("variant_last_card", False)),
             deck_text=opts.get("deck"),
             deck=deck,
@@ -115,34 +108,30 @@ class ViaGladiola(Game[VGState]):
 
     # -- whose turn, what is legal ---------------------------------------------------------------
 
-    def to_act(self, state: VGState) -> frozenset[int]:
-        return _NOBODY if state.over else _SEATS[state.current]
-
     def legal_actions(self, state: VGState, seat: int) -> list[Action]:
         if state.over or seat != state.current:
             return []
-        return _legal(state.deck.value, state.hands[seat], state.walk[-1], state.day)
+        return legal_moves(state.hands[seat], state.walk[-1], state.day)
 
     def legal_actions_in_view(self, view: Mapping[str, Any]) -> list[Action]:
         seat = view["seat"]
         if view["over"] or seat is None or view["current"] != seat:
             return []
-        return _legal(VALUES, view["hand"], view["walk_pile"][-1], view["day"])
+        return legal_moves(view["hand"], view["walk_pile"][-1], view["day"])
 
     # -- applying ----------------------------------------------------------------------------------
 
     def _apply(self, state: VGState, seat: int, action: Action) -> list[Event]:
-        if type(action) is Walk:
-            events = self._walk(state, seat, action.card)
-        elif type(action) is Rest:
+        kind = type(action)
+        if kind is Walk:
+            events = self._walk(state, seat, action.card)  # type: ignore[attr-defined]
+        elif kind is Rest:
             events = self._rest(state, seat)
-        elif type(action) is PlayGladiola:
-            events = self._gladiola(state, seat, action.card)
+        elif kind is PlayGladiola:
+            events = self._gladiola(state, seat, action.card)  # type: ignore[attr-defined]
         else:
             raise IllegalAction(f"'{action.KIND}' is not a Via Gladiola action")
         state.turns += 1
-        if state.variant_last_card and not state.over and not state.hands[seat]:
-            self._end_game(state, "last_card", events)
         return events
 
     def _walk(self, state: VGState, seat: int, card: int) -> list[Event]:
@@ -150,32 +139,41 @@ class ViaGladiola(Game[VGState]):
         if card not in hand:
             raise IllegalAction("that card is not in your hand")
         deck = state.deck
-        if not is_walkable(card):
+        if card >= FIRST_GLADIOLA:
             if is_gladiola(card):
                 raise IllegalAction("a Gladiola cannot be walked: lay it aside on day 4")
             raise IllegalAction("a Start card cannot be played")
         top = deck.value[state.walk[-1]]
         difference = deck.value[card] - top
-        if difference < 1:
-            raise IllegalAction(f"{label(card, deck)} is not higher than the top card {top}")
-        draws = cadence_draws(difference)
-        if draws is None:
+        if not 0 < difference <= MAX_STEP:
+            if difference < 1:
+                raise IllegalAction(f"{label(card, deck)} is not higher than the top card {top}")
             raise IllegalAction(
                 f"{label(card, deck)} is {difference} above the top card {top}: "
                 f"more than +{MAX_STEP} is too fast"
             )
+        draws = cadence_draws(difference)
         hand.remove(card)
         state.walk.append(card)
         state.idle_rests = 0
         events = [Event("walk", {"seat": seat, "card": card, "cadence_draws": draws})]
-        self._draw(state, seat, draws, events)
-        if is_finish(card):
+        if state.variant_last_card and self._ends_on_last_card(state, seat, events):
+            return events
+        if draws:
+            self._draw(state, seat, draws, events)
+        if card >= FIRST_FINISH:
             self._end_day(state, "finish", seat, events)
         else:
             state.current = (seat + 1) % state.players
         return events
 
     def _rest(self, state: VGState, seat: int) -> list[Event]:
+        if state.draw:  # the usual case, in short
+            card = state.draw.pop()
+            state.hands[seat].append(card)
+            state.idle_rests = 0
+            state.current = (seat + 1) % state.players
+            return [Event("rest", {"seat": seat}), _draw_event(seat, [card])]
         events = [Event("rest", {"seat": seat})]
         drawn = self._draw(state, seat, 1, events)
         if drawn:
@@ -202,14 +200,23 @@ class ViaGladiola(Game[VGState]):
         hand.remove(card)
         state.gladiolas.append(card)
         state.idle_rests = 0
-        state.current = (seat + 1) % state.players
-        return [Event("gladiola", {"seat": seat, "card": card})]
+        events = [Event("gladiola", {"seat": seat, "card": card})]
+        if not self._ends_on_last_card(state, seat, events):
+            state.current = (seat + 1) % state.players
+        return events
 
     # -- drawing and reshuffling -------------------------------------------------------------------
 
     def _draw(self, state: VGState, seat: int, count: int, events: list[Event]) -> int:
         """Draw up to `count` cards, reshuffling finished days as needed; returns how many."""
         hand = state.hands[seat]
+        draw = state.draw
+        if 0 < count <= len(draw):  # the usual case: the pile has enough
+            cards = draw[-count:][::-1]  # top card first
+            del draw[-count:]
+            hand += cards
+            events.append(_draw_event(seat, cards))
+            return count
         total = 0
         batch: list[int] = []
         for _ in range(count):
@@ -264,18 +271,26 @@ class ViaGladiola(Game[VGState]):
         state.current = (seat + 1) % state.players
         events.append(Event("day_start", {"day": state.day, "seat": state.current}))
 
+    def _ends_on_last_card(self, state: VGState, seat: int, events: list[Event]) -> bool:
+        """The variant: the card just played was the hand's last, so the game ends at once,
+        before the cadence draws it would cause and before a Finish ends the day (both sheets:
+        "immediately")."""
+        if not state.variant_last_card or state.hands[seat]:
+            return False
+        self._end_game(state, "last_card", events)
+        return True
+
     def _end_game(self, state: VGState, reason: str, events: list[Event]) -> None:
         state.over = True
         state.end_reason = reason
-        outcome = self.outcome(state)
-        assert outcome is not None
+        scores, _, winners = _ranking(state)
         events.append(
             Event(
                 "game_end",
                 {
                     "reason": reason,
-                    "scores": list(outcome.scores),
-                    "winners": list(outcome.winners),
+                    "scores": scores,
+                    "winners": winners,
                     "hands": [sorted(h) for h in state.hands],
                 },
             )
@@ -287,12 +302,10 @@ class ViaGladiola(Game[VGState]):
     def standings(self, state: VGState) -> Outcome:
         """The blisters in each hand now: the final score once the game is over."""
         blisters = state.deck.blisters
-        scores = [sum(blisters[c] for c in hand) for hand in state.hands]
-        keys = [(scores[s], len(state.hands[s])) for s in range(state.players)]
-        best = min(keys)
+        scores, keys, winners = _ranking(state)
         return Outcome(
             scores=tuple(scores),
-            winners=tuple(s for s in range(state.players) if keys[s] == best),
+            winners=tuple(winners),
             places=places_from_keys(keys),
             lower_is_better=True,
             detail={
@@ -306,38 +319,13 @@ class ViaGladiola(Game[VGState]):
     # -- views -----------------------------------------------------------------------------------------
 
     def public_view(self, state: VGState) -> dict[str, Any]:
-        view: dict[str, Any] = {
-            "game": self.id,
-            "seat": None,
-            "players": state.players,
-            "day": state.day,
-            "walk_pile": list(state.walk),
-            "top_value": state.deck.value[state.walk[-1]],
-            "finished_days": [
-                {"day": i + 1, "cards": list(p)}
-                for i, p in enumerate(state.finished)
-                if p is not None
-            ],
-            "reshuffled_days": [i + 1 for i, p in enumerate(state.finished) if p is None],
-            "gladiolas": list(state.gladiolas),
-            "draw_pile": len(state.draw),
-            "hand_sizes": [len(h) for h in state.hands],
-            "current": None if state.over else state.current,
-            "first_player": state.first_player,
-            "idle_rests": state.idle_rests,
-            "variant_last_card": state.variant_last_card,
-            "over": state.over,
-            "end_reason": state.end_reason,
-        }
-        if state.over:
-            view["final_hands"] = [sorted(h) for h in state.hands]
-        return view
+        return views.PUBLIC.build(state, None)
 
     def view(self, state: VGState, seat: int) -> dict[str, Any]:
-        view = self.public_view(state)
-        view["seat"] = seat
-        view["hand"] = sorted(state.hands[seat])
-        return view
+        return views.SEAT.build(state, seat)
+
+    def lazy_view(self, state: VGState, seat: int) -> Mapping[str, Any]:
+        return views.SEAT.lazy(state, seat)
 
     # -- data ------------------------------------------------------------------------------------------
 
@@ -389,19 +377,16 @@ class ViaGladiola(Game[VGState]):
         }
 
 
-def _legal(value: tuple[int, ...], hand: list[int], top_card: int, day: int) -> list[Action]:
-    top = value[top_card]
-    day4 = day == DAYS
-    out: list[Action] = []
-    for card in sorted(hand):
-        if card < FIRST_GLADIOLA:
-            if 0 < value[card] - top <= MAX_STEP:
-                out.append(WALK[card])
-        elif day4 and card < FIRST_START:
-            out.append(GLADIOLA[card])
-    out.append(REST)
-    return out
+def _ranking(state: VGState) -> tuple[list[int], list[tuple[int, int]], list[int]]:
+    """Blisters in each hand, each seat's sort key (blisters, then cards), and the winners."""
+    blisters = state.deck.blisters
+    hands = state.hands
+    scores = [sum(map(blisters.__getitem__, hand)) for hand in hands]
+    keys = [(score, len(hand)) for score, hand in zip(scores, hands, strict=True)]
+    best = min(keys)
+    return scores, keys, [s for s, key in enumerate(keys) if key == best]
 
 
 def _draw_event(seat: int, cards: list[int]) -> Event:
-    return Event("draw", {"seat": seat, "count": len(cards)}, {seat: {"cards": list(cards)}})
+    """`cards` becomes the event's own: callers hand over a list they no longer change."""
+    return Event("draw", {"seat": seat, "count": len(cards)}, {seat: {"cards": cards}})
