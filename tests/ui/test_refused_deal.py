@@ -1,0 +1,57 @@
+"""A player whose host cheats at the deal is told so in the app, loudly, before a card is played.
+
+The host is the cheating host of the network tests (a new secret part picked after the players
+revealed theirs); the player is the real app, joining over loopback as a person does."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+
+from netcards.table import Table
+from protocol.host import HostSettings
+from protocol.identity import IdentityKey
+from tests.network.test_fair_deal import Cheat
+from tests.ui.pilots import screen_text, wait_until
+from ui.app import JoinPlan, make_app
+from ui.user_settings import UserSettings
+
+
+def words(pilot: Any) -> str:
+    return " ".join(screen_text(pilot.app).replace("█", " ").split())
+
+
+@pytest.mark.parametrize("cheat", ["late_host_part", "honest"])
+async def test_the_app_leaves_a_deal_the_host_chose_and_says_why(cheat: str) -> None:
+    table = Table.create("via-gladiola", 2, {}, name="t", host_part=os.urandom(32))
+    table.add_bot("random", 1)
+    host = Cheat(
+        table,
+        IdentityKey.generate(os.urandom),
+        settings=HostSettings(pledge_timeout=20, contribute_timeout=20),
+    )
+    host.cheat = cheat
+    port = await host.start("127.0.0.1", 0)
+    app = make_app(settings=UserSettings(name="Ann"), join=JoinPlan(f"127.0.0.1:{port}"))
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: type(app.screen).__name__ == "Confirm", 30)
+            await pilot.press("y")
+            await wait_until(pilot, lambda: type(app.screen).__name__ == "LobbyScreen", 30)
+            await pilot.press("r")
+            if cheat == "honest":
+                await wait_until(pilot, lambda: table.phase == "playing", 30)
+                await pilot.pause(0.5)
+                assert "fair deal" not in words(pilot)
+                assert app.session is not None and app.session.client.verdict is None
+                return
+            await wait_until(pilot, lambda: "broke the rules of the fair deal" in words(pilot), 30)
+            text = words(pilot)
+            assert "deal NOT verified" in text, text
+            assert "the host's commitment" in text or "commit" in text, text
+            assert type(app.screen).__name__ == "Notice"
+            assert not table.actions, "no card of that deal was played"
+    finally:
+        await host.close()
