@@ -15,6 +15,7 @@ taken for what it almost always is, escape and then the key.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections import deque
 from typing import Any
 
@@ -79,7 +80,10 @@ class KeysInOrder:
         self.walk(path, 0, self.turn, calm=True, laps=0)
 
     async def after_mount(self, screen: Any) -> None:
-        await screen._mounted_event.wait()
+        """Hold the keys until `screen` has mounted; a screen replaced before it ever mounts
+        (a menu switch under way) must not hold them for good, so not longer than STUCK_AFTER."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(screen._mounted_event.wait(), STUCK_AFTER)
         self.busy = False
         self.app.call_later(self.next)  # queued after the focus the new screen asked for
 

@@ -136,6 +136,19 @@ class Terminal:
                 return
             self.stream.feed(data)
 
+    def wait_exit(self, seconds: float = 10) -> int:
+        """The program's exit status once it has ended, reading what it writes meanwhile: a
+        program whose last frame nobody reads blocks on the write, and never gets to the key
+        that quits it."""
+        deadline = time.monotonic() + seconds
+        while self.process.poll() is None:
+            if time.monotonic() > deadline:
+                raise AssertionError(
+                    f"still running {seconds} s after the key to quit:\n{self.text}"
+                )
+            self.pump(0.05)
+        return self.process.returncode
+
     @property
     def text(self) -> str:
         self.pump()
@@ -162,8 +175,9 @@ class Terminal:
                 )
 
     def colours(self, row: int) -> list[str]:
-        """The foreground colour of each cell of a row, as the terminal was told it."""
-        self.pump()
+        """The foreground colour of each cell of a row, as the terminal was told it, on the
+        screen as last read (by `text` or `pump`): reading more here would pair one moment's
+        letters with the next moment's colours."""
         line = self.screen.buffer[row]
         return [line[x].fg for x in range(self.screen.columns)]
 
