@@ -194,6 +194,14 @@ class Guest:
             f"{texts!r} never showed:\n{self.text()}\nstderr: {bytes(self.term.stderr)!r}"
         )
 
+    async def wait_gone(self, text: str, seconds: float = 30) -> None:
+        """Until `text` is no longer on the screen."""
+        deadline = time.monotonic() + seconds
+        while text in self.text():
+            if time.monotonic() > deadline or self.term.closed.is_set():
+                raise AssertionError(f"{text!r} stayed:\n{self.text()}")
+            await asyncio.sleep(0.05)
+
     async def settle(self, quiet: float = 0.1, seconds: float = 5) -> None:
         """Until the app has drawn everything it had to draw (no output for `quiet`)."""
         deadline = time.monotonic() + seconds

@@ -46,11 +46,16 @@ def labels(cards: list[int]) -> list[str]:
 
 async def play_turns(visitor: Guest, until: str, turns: int = 10_000) -> str:
     """Take turns with keys until `until` shows (or `turns` turns are taken): try each card
-    from the left (enter walks it when it may be walked); if none could be, rest (r)."""
+    from the left (enter walks it when it may be walked); if none could be, rest (r). The
+    summary between days goes on at enter, as a player does, not after its countdown."""
     for _ in range(turns):
-        screen = await visitor.wait_for("Your turn", until, seconds=60)
+        screen = await visitor.wait_for("Your turn", "go on now", until, seconds=60)
         if re.search(until, screen):
             return screen
+        if "go on now" in screen and "Your turn" not in screen:
+            visitor.keys("enter")
+            await visitor.wait_gone("go on now")
+            continue
         table = TABLE.findall(screen)
         tries = max(1, len(CARD.findall(screen)))
         visitor.keys("home", "enter", *["right", "enter"] * (tries - 1))
