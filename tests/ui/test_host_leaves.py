@@ -85,6 +85,10 @@ async def test_a_player_is_told_the_host_closed_the_table_with_the_results_so_fa
             assert "deal verified" in text
             ann = app.session.client
             assert ann.standings.scores == expected.scores
+            assert "Play again" not in text, "there is no table to go back to"
+            await pilot.press("a")
+            await pilot.pause(0.3)
+            assert on(pilot, "ResultsScreen"), "a does nothing: the table is gone"
             await pilot.press("s")
             await wait_until(pilot, lambda: any((data_dir() / "replays").glob("*.json")))
     finally:

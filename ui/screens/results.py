@@ -57,6 +57,7 @@ class ResultsScreen(Screen[None]):
 
     def on_mount(self) -> None:
         client = self.session.client
+        self.query_one("#again", Button).display = self.can_play_again()
         outcome = client.outcome or client.standings  # standings: the host closed the table
         if outcome is None:
             return
@@ -143,8 +144,18 @@ class ResultsScreen(Screen[None]):
             _("Replay saved; watch it with: netcards replay {path}").format(path=path)
         )
 
+    def can_play_again(self) -> bool:
+        """A player whose host closed the table has no table to go back to: joining that
+        address again would only find it gone."""
+        client = self.session.client
+        return not (client.host_closed and self.session.host is None)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.can_play_again() if action == "again" else True
+
     def action_again(self) -> None:
-        self.app.play_again()  # type: ignore[attr-defined]
+        if self.can_play_again():
+            self.app.play_again()  # type: ignore[attr-defined]
 
     def action_menu(self) -> None:
         self.app.back_to_menu()  # type: ignore[attr-defined]
