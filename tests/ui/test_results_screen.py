@@ -26,6 +26,7 @@ def finished_session(game: str, players: int) -> Any:
         config=table.config,
         verdict=Verdict(),
         replay=lambda: None,
+        host_closed=False,
     )
     return SimpleNamespace(client=client, host=None)
 
