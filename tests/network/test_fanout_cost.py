@@ -26,6 +26,23 @@ from protocol.known_hosts import KnownHosts
 from protocol.messages import Update
 
 
+def bots_table(bot_delay: float) -> TableHost:
+    """A two-seat Via Gladiola table that two random bots play by themselves."""
+    table = Table.create("via-gladiola", 2, {}, name="t", host_part=os.urandom(32))
+    table.add_bot("random", 0)
+    table.add_bot("random", 1)
+    return TableHost(
+        table, IdentityKey.generate(os.urandom), settings=HostSettings(bot_delay=bot_delay)
+    )
+
+
+def spectators(address: str, home: Path, count: int) -> list[TableClient]:
+    return [
+        TableClient(address, f"S{i}", KnownHosts(home / f"hosts{i}"), spectator=True)
+        for i in range(count)
+    ]
+
+
 async def test_the_end_of_a_game_waits_for_the_last_update_to_leave(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -38,12 +55,7 @@ async def test_the_end_of_a_game_waits_for_the_last_update_to_leave(
         return encode(message)
 
     monkeypatch.setattr(protocol.connection, "encode", counting)
-    table = Table.create("via-gladiola", 2, {}, name="t", host_part=os.urandom(32))
-    table.add_bot("random", 0)
-    table.add_bot("random", 1)
-    server = TableHost(
-        table, IdentityKey.generate(os.urandom), settings=HostSettings(bot_delay=0.05)
-    )
+    server = bots_table(bot_delay=0.05)
     waiting_writers: list[bool] = []  # when the results start: did a writer still wait?
     send_results = server._send_results
 
@@ -54,12 +66,7 @@ async def test_the_end_of_a_game_waits_for_the_last_update_to_leave(
 
     monkeypatch.setattr(server, "_send_results", results_once_the_update_is_out)
     port = await server.start()
-    watchers = [
-        TableClient(
-            f"127.0.0.1:{port}", f"S{i}", KnownHosts(tmp_path / f"hosts{i}"), spectator=True
-        )
-        for i in range(3)
-    ]
+    watchers = spectators(f"127.0.0.1:{port}", tmp_path, 3)
     runners = [asyncio.create_task(w.run()) for w in watchers]
     try:
         await asyncio.wait_for(server.finished.wait(), 60)
@@ -82,19 +89,9 @@ async def test_every_client_has_the_last_update_before_any_checks_the_game(
     """The last update, the results and the audit reach a client together. Replaying the whole
     game to check the audit is work nobody waits for: it must not hold up the last update of
     the other clients served by the same program (or a slow screen)."""
-    table = Table.create("via-gladiola", 2, {}, name="t", host_part=os.urandom(32))
-    table.add_bot("random", 0)
-    table.add_bot("random", 1)
-    server = TableHost(
-        table, IdentityKey.generate(os.urandom), settings=HostSettings(bot_delay=0.01)
-    )
+    server = bots_table(bot_delay=0.01)
     port = await server.start()
-    watchers = [
-        TableClient(
-            f"127.0.0.1:{port}", f"S{i}", KnownHosts(tmp_path / f"hosts{i}"), spectator=True
-        )
-        for i in range(4)
-    ]
+    watchers = spectators(f"127.0.0.1:{port}", tmp_path, 4)
     behind_at_first_check: list[int] = []
     verify = protocol.client.verify_game
 
@@ -156,10 +153,7 @@ async def test_an_update_reaches_the_players_connections_first_and_at_once(
     monkeypatch.setattr(server, "_after_action", action)
     port = await server.start()
     address = f"127.0.0.1:{port}"
-    watchers = [
-        TableClient(address, f"S{i}", KnownHosts(tmp_path / f"hosts{i}"), spectator=True)
-        for i in range(3)
-    ]
+    watchers = spectators(address, tmp_path, 3)
     runners = [asyncio.create_task(w.run()) for w in watchers]
     while any(w.lobby is None for w in watchers):
         await asyncio.sleep(0.01)
