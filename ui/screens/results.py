@@ -153,9 +153,8 @@ class ResultsScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return self.can_play_again() if action == "again" else True
 
-    def action_again(self) -> None:
-        if self.can_play_again():
-            self.app.play_again()  # type: ignore[attr-defined]
+    def action_again(self) -> None:  # (check_action keeps it from a closed table's players)
+        self.app.play_again()  # type: ignore[attr-defined]
 
     def action_menu(self) -> None:
         self.app.back_to_menu()  # type: ignore[attr-defined]
