@@ -664,3 +664,14 @@ def test_every_card_has_a_face_and_a_name() -> None:
     }
     assert len(marks) == 7  # every colour has its own letters, never colour alone
     assert all(len(look.label) <= 3 and len(look.mark) <= 3 for look in looks.values())
+
+
+def test_results_of_a_table_closed_in_the_first_round_say_no_round_was_finished() -> None:
+    state = make_state(
+        [[R("red", 7)], [R("blue", 3), R("blue", 2)], [R("green", 3)]],
+        difficulties=(2,),
+        round_index=0,
+    )
+    lines = VelonimoScreen.result_lines(GAME.standings(state), NAMES, None)
+    assert lines[0] == "No round was finished."
+    assert not any("difficulty" in line for line in lines)

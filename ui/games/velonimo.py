@@ -185,6 +185,8 @@ class VelonimoScreen(GameScreen):
             _("Rounds played: {n} (difficulty {list})").format(
                 n=len(rounds), list=", ".join(str(d) for d in difficulties)
             )
+            if rounds
+            else _("No round was finished.")  # the host closed the table during the first
         ]
         for seat, name in enumerate(names):
             points = " + ".join(str(r[seat]) for r in rounds) or "0"
