@@ -94,7 +94,8 @@ async def test_the_ready_column_in_ascii_speaks_the_player_s_language() -> None:
         app = make_app(settings=UserSettings(name="Ann", language="nl"), ascii_mode=True, host=plan)
         async with app.run_test(size=(80, 24)) as pilot:
             await wait_until(pilot, lambda: on(pilot, "LobbyScreen"))
-            await wait_until(pilot, lambda: "heuristic" in screen_text(app))
+            # the bot's own row (the hints under the table also say "heuristic" and "bots")
+            await wait_until(pilot, lambda: "(bot," in screen_text(app))
             rows = [line for line in screen_text(app).splitlines() if "bot" in line]
     finally:
         i18n.use("en")
