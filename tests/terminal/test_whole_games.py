@@ -41,10 +41,11 @@ def status_line(screen: str, prompts: tuple[str, ...]) -> str:
 
 def hand(screen: str, pattern: re.Pattern[str]) -> list[str]:
     """The labels of the hand's cards, left to right and row after row (the hand is below
-    the status line)."""
+    the status line); none while a dialog (a summary between stages) covers the status line."""
     lines = screen.splitlines()
     start = max(
-        i for i, line in enumerate(lines) if line.startswith((" Your", " ! ", " Beat", " You"))
+        (i for i, line in enumerate(lines) if line.startswith((" Your", " ! ", " Beat", " You"))),
+        default=len(lines),
     )
     return [m.group(1) for line in lines[start + 1 :] for m in pattern.finditer(line)]
 
