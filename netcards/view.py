@@ -2,14 +2,16 @@
 
 A game writes its views once, as an ordered table of fields, each a function of the state and
 the asking seat (None: a spectator). `build` makes the plain dict that goes on the wire, in that
-order. `lazy` makes a read-only mapping equal to it whose fields are worked out the first time
-they are read: a random bot reads none of them, a heuristic bot a handful, and simulations and
-the search's playouts ask for a view at every decision. Both come from the same functions, so a
+order. `lazy` makes a read-only mapping equal to it whose fields are worked out when they are
+read: a random bot reads none of them, a heuristic bot a handful, and simulations and the
+search's playouts ask for a view at every decision. Both come from the same functions, so a
 lazy view can hold nothing the built one would not (the leak tests check the built one), and a
 test compares the two on every decision of many games.
 
-A lazy view reads the state when a field is first read, so it is only good until the state
-changes: bots read it inside `choose`, before the move is applied.
+A lazy view reads the state whenever a field is read, so it is only good until the state
+changes: bots read it inside `choose`, before the move is applied. It keeps nothing: bots read
+most fields once, and remembering each one cost the search's playouts a tenth of their speed;
+a bot that needs a costly field twice keeps it in a local.
 """
 
 from __future__ import annotations
@@ -57,25 +59,20 @@ class ViewFields(Generic[S]):
 
 
 class LazyView(Mapping[str, Any]):
-    """A view whose fields are worked out when first read (and kept)."""
+    """A view whose fields are worked out when read."""
 
-    __slots__ = ("_by_name", "_fields", "_known", "_seat", "_state")
+    __slots__ = ("_by_name", "_fields", "_seat", "_state")
 
     def __init__(self, fields: ViewFields[Any], state: Any, seat: int | None) -> None:
         self._fields = fields
         self._by_name = fields._by_name
         self._state = state
         self._seat = seat
-        self._known: dict[str, Any] = {}
 
     def __getitem__(self, name: str) -> Any:
-        known = self._known
-        value = known.get(name, ABSENT)
+        value = self._by_name[name](self._state, self._seat)
         if value is ABSENT:
-            value = self._by_name[name](self._state, self._seat)
-            if value is ABSENT:
-                raise KeyError(name)
-            known[name] = value
+            raise KeyError(name)
         return value
 
     def __contains__(self, name: object) -> bool:

@@ -60,7 +60,8 @@ class ViaGladiolaHeuristic(Bot):
         top = view["top_value"]
         # The walks come first in `legal`, in rising order, and they are exactly the hand's cards
         # within 15 of the top: the cards a walk strands are the walks listed before it.
-        walks = sum(1 for action in legal if type(action) is Walk)
+        walks = -1  # counted when a Finish card asks
+        last_day = False
         stranded = 0
         best = math.inf
         choice = legal[0]
@@ -77,7 +78,10 @@ class ViaGladiolaHeuristic(Bot):
                 draws = (step + 4) // 5 - 1
                 cost = draws * draw_mean - blisters[card] + _STEP_WEIGHT * step
                 if FIRST_FINISH <= card < FIRST_GLADIOLA:
-                    if view["day"] == DAYS:
+                    if walks < 0:
+                        walks = sum(1 for action in legal if type(action) is Walk)
+                        last_day = view["day"] == DAYS
+                    if last_day:
                         cost -= 0.25  # ending the game now: no more draws for anybody
                     else:
                         # Ending the day is worth it when the pile is high and little of the
