@@ -47,6 +47,7 @@ from ui.widgets.chat import ChatBox
 from ui.widgets.hand import Hand
 from ui.widgets.keybar import KeyBar
 from ui.widgets.players import PlayerRow, PlayersPanel
+from ui.widgets.reflow_log import ReflowLog
 
 MIN_SIZE = (80, 24)
 """The smallest window that shows a whole table (columns, rows)."""
@@ -127,7 +128,7 @@ class GameScreen(Screen[None]):
                 yield Static("", id="table")
             with Vertical(id="right"):
                 yield Static(_("Log: pgup/pgdn scroll"), id="log-title")
-                yield RichLog(wrap=True, markup=True, min_width=10, id="log")
+                yield ReflowLog(wrap=True, markup=True, min_width=10, id="log")
                 yield ChatBox(id="chat")
         yield Static("", id="status")
         yield Hand(multi=self.multi_select, ascii_mode=self.ascii_mode, id="hand")

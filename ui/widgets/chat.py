@@ -10,6 +10,7 @@ from textual.message import Message
 from textual.widgets import Input, RichLog
 
 from ui.i18n import _
+from ui.widgets.reflow_log import ReflowLog
 
 
 class ChatInput(Input):
@@ -62,7 +63,7 @@ class ChatBox(Vertical):
         """Enter or escape gave the keys back: the screen puts its focus where it wants."""
 
     def compose(self) -> ComposeResult:
-        yield RichLog(wrap=True, markup=True, min_width=10, id="chat-lines")
+        yield ReflowLog(wrap=True, markup=True, min_width=10, id="chat-lines")
         yield ChatInput(_("chat: press c, type, enter"), "chat-input")
 
     def add(self, name: str, text: str, *, notice: bool = False) -> None:

@@ -1,0 +1,50 @@
+"""A log that wraps its lines again when its width changes.
+
+Textual's RichLog wraps a line once, at the width the log has when the line is written. A
+terminal made narrower then cuts the old lines off at the right edge (the game log and the
+chat sit in a column a resize squeezes most), and one made wider leaves them folded in a
+narrow strip. This log keeps what it was given and writes it all again at the new width.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Self
+
+from textual.events import Resize
+from textual.widgets import RichLog
+
+
+class ReflowLog(RichLog):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._written: list[str] = []
+        self._wrapped_at = 0  # the width the lines were last wrapped at
+
+    def write(self, content: Any, *args: Any, **kwargs: Any) -> Self:
+        if not isinstance(content, str):
+            raise TypeError("a ReflowLog keeps text (markup) only, to wrap it again")
+        self._written.append(content)
+        if self.max_lines is not None and len(self._written) > self.max_lines:
+            del self._written[: -self.max_lines]
+        return super().write(content, *args, **kwargs)
+
+    def clear(self) -> Self:
+        self._written.clear()
+        return super().clear()
+
+    def on_resize(self, event: Resize) -> None:
+        # RichLog's own handler (called too) writes what waited for a first size.
+        width = self.scrollable_content_region.width
+        if not self._wrapped_at:
+            self._wrapped_at = width
+            return
+        if width == self._wrapped_at or not width:
+            return
+        self._wrapped_at = width
+        at_end = self.is_vertical_scroll_end
+        written = list(self._written)
+        super().clear()
+        for line in written:
+            super().write(line, scroll_end=False)
+        if at_end:
+            self.scroll_end(animate=False, immediate=False, x_axis=False)
