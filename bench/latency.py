@@ -6,7 +6,7 @@ moment the acting client sends it until the last of the five seats has decoded t
 caused. Beside it, in the same run, a bare msgpack echo over loopback TCP with the same payload
 sizes: the floor that any protocol on this machine pays.
 
-    python -m bench.latency [--game via-gladiola] [--games 3] [--spectators 20]
+    python -m bench.latency [--game via-gladiola] [--games 10] [--spectators 20]
 """
 
 from __future__ import annotations
@@ -201,7 +201,7 @@ def main() -> None:
     parser.add_argument("--game", default="via-gladiola")
     parser.add_argument("--players", type=int, default=5)
     parser.add_argument("--spectators", type=int, default=20)
-    parser.add_argument("--games", type=int, default=3)
+    parser.add_argument("--games", type=int, default=10, help="more games, a steadier p99")
     parser.add_argument("--watch", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.watch:

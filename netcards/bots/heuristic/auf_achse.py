@@ -64,9 +64,20 @@ class AufAchseHeuristic(Bot):
         score, last, _ = at
         if future <= 0:
             return float(score)
-        above = [v for v, c in km if v > last and c not in skip]
-        slots = min(len(above), math.ceil(future))
-        from_hand = sum(above[len(above) - slots :]) * min(1.0, future / slots) if slots else 0.0
+        # The highest cards above the run's last, one per addition: walked down from the top,
+        # as few as the additions left (often one or two of a hand's dozen).
+        wanted = math.ceil(future)
+        slots = total = 0
+        for value, card in reversed(km):
+            if value <= last:
+                break
+            if card in skip:
+                continue
+            total += value
+            slots += 1
+            if slots == wanted:
+                break
+        from_hand = total * min(1.0, future / slots) if slots else 0.0
         return score + _HAND_WEIGHT * from_hand + _DRAW_WEIGHT * future * max(0, _TOP - last - 10)
 
     def _hand_km(self, hand: list[int]) -> list[tuple[int, int]]:
@@ -92,9 +103,14 @@ class AufAchseHeuristic(Bot):
             future = self._rounds_left(view, len(view["odometer_face_down"]))
         best = first
         best_worth = -math.inf
+        kind, value, worth_of = self.kind, self.value, self._worth
         for action in legal:
-            cards = (action.card,) if isinstance(action, AddToRun) else _cards(action)
-            worth = self._worth(self._extend(at, *cards), km, future, *cards)
+            if isinstance(action, AddToRun):
+                card = action.card
+                worth = worth_of(extend_run(at, card, kind, value), km, future, card)
+            else:
+                cards = _cards(action)
+                worth = worth_of(self._extend(at, *cards), km, future, *cards)
             if worth > best_worth:
                 best, best_worth = action, worth
         return best
