@@ -158,34 +158,42 @@ class VelonimoHeuristic(Bot):
     def _play(self, view: View, legal: list[Action]) -> Action:
         hand: list[int] = view["hand"]
         plays = [a for a in legal if isinstance(a, Play)]
-        can_pass = any(isinstance(a, Pass) for a in legal)
+        can_pass = len(plays) < len(legal)  # the play phase's only other action is to pass
+        size = len(hand)
+        whole_in_jersey: Action | None = None
         for play in plays:
-            if len(play.cards) == len(hand) and not play.jersey:
-                return play
-        for play in plays:
-            if len(play.cards) == len(hand):
-                return play
+            if len(play.cards) == size:
+                if not play.jersey:
+                    return play
+                whole_in_jersey = whole_in_jersey or play
+        if whole_in_jersey is not None:
+            return whole_in_jersey
         now = moves(hand)
         seat = view["seat"]
         sizes = view["hand_sizes"]
         closest = min((n for s, n in enumerate(sizes) if s != seat and n), default=99)
         draws_hurt = view["mode"] == "duel" and view["draw_pile"] > 0
-        endgame = len(hand) <= _FEW_CARDS or closest <= _DANGER
+        endgame = size <= _FEW_CARDS or closest <= _DANGER
         leading = not view["attack"]
-        best: tuple[float, int] | None = None
+        last_two = leading and now == 2
+        strength_weight = 0.2 if endgame else 1.0
+        jersey_cost = 0 if endgame else 8
+        best: float | None = None
         choice: Action | None = None
         whole = 0
         for card in hand:
             whole |= 1 << card
-        for index, play in enumerate(plays):
+        known_moves = _MOVES_OF_SORTED.get
+        for play in plays:
             cards = play.cards
             value, leaders, water_carriers = play_facts(cards)
-            if play.jersey:
+            jersey = play.jersey
+            if jersey:
                 value += JERSEY_BONUS
             rest = whole
             for card in cards:
                 rest ^= 1 << card
-            after = _MOVES_OF_SORTED.get(rest)
+            after = known_moves(rest)
             if after is None:
                 after = _moves_of_sorted([c for c in hand if c not in cards], rest)
             score = float(now - after) * 10
@@ -193,23 +201,22 @@ class VelonimoHeuristic(Bot):
                 score -= 10 * _DRAW_COST * water_carriers
             if leaders:
                 score += 2
-            if play.jersey:
-                score -= 0 if endgame else 8
-            if leading and now == 2 and after == 1:
+            if jersey:
+                score -= jersey_cost
+            if last_two and after == 1:
                 score += value / 5  # lead the stronger group, keep the last one
             else:
-                score -= _strength(cards, value) * (0.2 if endgame else 1.0)
-            key = (score, -index)
-            if best is None or key > best:
-                best, choice = key, play
+                score -= _strength(cards, value) * strength_weight
+            if best is None or score > best:  # the first of equal scores, as legal lists them
+                best, choice = score, play
         if choice is None:
             return Pass()
         if can_pass and best is not None:
             assert isinstance(choice, Play)
             cheap = play_value(choice) <= _CHEAP
-            if best[0] < 0 and not endgame:
+            if best < 0 and not endgame:
                 return Pass()
-            if not (cheap or endgame or best[0] >= 5):
+            if not (cheap or endgame or best >= 5):
                 return Pass()
         return choice
 
