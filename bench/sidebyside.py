@@ -35,14 +35,15 @@ def run_json(tree: Path, code: str, nice: int = 0) -> dict[str, float]:
 
 
 def best_of(
-    trees: Sequence[Path], code: str, repeats: int, key: str, nice: int = 0
+    trees: Sequence[Path], code: str | Sequence[str], repeats: int, key: str, nice: int = 0
 ) -> list[dict[str, float]]:
-    """`repeats` runs of `code` per tree, the trees taking turns; for each tree the run with the
-    highest `key`."""
+    """`repeats` runs of `code` (or of each tree's own code) per tree, the trees taking turns;
+    for each tree the run with the highest `key`."""
+    codes = [code] * len(trees) if isinstance(code, str) else list(code)
     best: list[dict[str, float] | None] = [None] * len(trees)
     for _ in range(repeats):
         for index, tree in enumerate(trees):
-            result = run_json(tree, code, nice)
+            result = run_json(tree, codes[index], nice)
             current = best[index]
             if current is None or result[key] > current[key]:
                 best[index] = result
