@@ -162,6 +162,12 @@ def test_budgets_in_playouts_and_seconds() -> None:
         assert (bot.budget.playouts, bot.budget.seconds) == (playouts, seconds)
     timed = make_bot("search:0.2s", game, config, 0, b"s")
     assert isinstance(timed, SearchBot) and timed.budget.seconds == 0.2
+    # Velonimo's playouts cost the most: its default thinks less, to answer as quickly.
+    velonimo = all_games()["velonimo"]
+    config4, seat, view, legal = decision(velonimo, 4, skip=2)
+    default = make_bot("search", velonimo, config4, seat, b"s")
+    assert isinstance(default, SearchBot) and default.budget.playouts == 300
+    assert 300 <= default.analyse(view, legal).playouts < 300 + len(legal)
     config, seat, view, legal = decision(game, 2, skip=1)
     timed = make_bot("search:0.2s", game, config, seat, b"s")
     assert isinstance(timed, SearchBot)

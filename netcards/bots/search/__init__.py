@@ -14,7 +14,7 @@ __all__ = ["Analysis", "SearchBot", "hint_bot", "register"]
 
 
 def _for_game(game: Game[Any], setting: str) -> BotFactory | None:
-    budget = parse_budget(setting)
+    budget = parse_budget(setting, game.id)
     if not game.can_sample:
         return None
 
