@@ -65,12 +65,15 @@ def one_game(game_id: str, players: int, budget: str, seed: int) -> GameResult:
 
 
 def interval(wins: list[float]) -> tuple[float, float, float]:
-    """Mean and a 95 % interval (normal approximation; ties count as fractions of a win)."""
+    """Mean and a 95 % Wilson score interval (ties count as fractions of a win). Unlike the
+    normal approximation it stays honest at the edges: 20 wins in 20 games give [84 %, 100 %],
+    not [100 %, 100 %]."""
     n = len(wins)
     mean = sum(wins) / n
-    var = sum((w - mean) ** 2 for w in wins) / (n - 1) if n > 1 else 0.0
-    half = 1.96 * math.sqrt(var / n)
-    return mean, max(0.0, mean - half), min(1.0, mean + half)
+    z2 = 1.96**2
+    centre = (mean + z2 / (2 * n)) / (1 + z2 / n)
+    half = 1.96 * math.sqrt(mean * (1 - mean) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return mean, max(0.0, centre - half), min(1.0, centre + half)
 
 
 def measure(pool: ProcessPoolExecutor, game_id: str, players: int, games: int, budget: str) -> str:
