@@ -42,9 +42,8 @@ class ReflowLog(RichLog):
             return
         self._wrapped_at = width
         at_end = self.is_vertical_scroll_end
-        written = list(self._written)
-        super().clear()
-        for line in written:
+        super().clear()  # RichLog's: what was written stays in `_written`
+        for line in self._written:
             super().write(line, scroll_end=False)
         if at_end:
             self.scroll_end(animate=False, immediate=False, x_axis=False)

@@ -61,7 +61,6 @@ class ViaGladiolaHeuristic(Bot):
         # The walks come first in `legal`, in rising order, and they are exactly the hand's cards
         # within 15 of the top: the cards a walk strands are the walks listed before it.
         walks = -1  # counted when a Finish card asks
-        last_day = False
         stranded = 0
         best = math.inf
         choice = legal[0]
@@ -78,14 +77,13 @@ class ViaGladiolaHeuristic(Bot):
                 draws = (step + 4) // 5 - 1
                 cost = draws * draw_mean - blisters[card] + _STEP_WEIGHT * step
                 if FIRST_FINISH <= card < FIRST_GLADIOLA:
-                    if walks < 0:
-                        walks = sum(1 for action in legal if type(action) is Walk)
-                        last_day = view["day"] == DAYS
-                    if last_day:
+                    if view["day"] == DAYS:
                         cost -= 0.25  # ending the game now: no more draws for anybody
                     else:
                         # Ending the day is worth it when the pile is high and little of the
                         # hand can move (every other walk could).
+                        if walks < 0:
+                            walks = sum(1 for other in legal if type(other) is Walk)
                         cost = cost - 1.0 + 0.8 * (walks - 1)
                 else:
                     cost += _STRANDED_WEIGHT * stranded
