@@ -285,7 +285,7 @@ class TableClient:
         self._conn: ClientConnection | None = None
         self._writer: asyncio.StreamWriter | None = None
         self._contributions: dict[int, bytes] = {}
-        self._told_taken_back: set[int] = set()
+        self._heard_taken_back: set[int] = set()
         self._audit: list[tuple[int, dict[str, Any]]] = []
         self._audit_part: bytes | None = None
         self._audit_seed: bytes | None = None
@@ -588,10 +588,12 @@ class TableClient:
     def _taken_back(self, first: object) -> None:
         """The host came back from a crash without action `first` and those after it: if we
         saw them, our user hears that they are taken back (they will be decided again)."""
-        if type(first) is not int or first < 1 or first in self._told_taken_back:
+        if type(first) is not int or first < 1 or first in self._heard_taken_back:
             return
+        # Heeded once: the host tells everyone who comes back for as long as it runs, and a
+        # later return may find us past `first` again, by actions played since the restart.
+        self._heard_taken_back.add(first)
         if self.seq >= first:
-            self._told_taken_back.add(first)
             self._notify_table("taken_back", count=self.seq - first + 1)
 
     async def _witness(self, message: Commit | Pledges | Start) -> None:

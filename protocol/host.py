@@ -4,7 +4,8 @@ Each connection is one task reading bytes into its sans-IO `HostConnection`, and
 draining a bounded queue, so a slow or stuck client never delays the others: when its queue is
 full it is disconnected (and may rejoin with its seat token). Every decision about the game is
 the `Table`'s; this module turns messages into table calls and table changes into messages.
-Every accepted action is in the journal (flushed) before any player hears of it.
+Every accepted action is in the journal (flushed) before any player hears of it, and synced
+to the disk before the host reads another message (see `journal_file`).
 """
 
 from __future__ import annotations
@@ -177,8 +178,10 @@ class TableHost:
         self.seq = len(table.actions)
         self.round: DealRound | None = None
         self.taken_back_from: int | None = None
-        """Set when resuming from a journal whose last action was torn: that action's number.
-        Everyone who comes back is told, so that whoever had seen it knows it is taken back."""
+        """Set when resuming a game from a journal: the number of the first action it does not
+        hold. Everyone who comes back is told (a client heeds it once), so that whoever had seen
+        that action (its record torn by the crash, or lost whole to a power cut before it was
+        synced) knows it is taken back."""
         self._withheld: set[str] = set()
         """Seat tokens of players who pledged and did not reveal in time: not asked again."""
         self.finished = asyncio.Event()
@@ -933,7 +936,7 @@ class TableHost:
         self._stop_clock(actor)
         self.seq += 1
         if self.journal is not None:
-            self.journal.append(table.journal_action())
+            self.journal.write(table.journal_action())
         # One update per seat (and one for all spectators), encoded once, sealed per peer.
         # The players first: they wait on it to play on, spectators only watch.
         audience = [
@@ -949,6 +952,8 @@ class TableHost:
                     update_for(table.game, table.state, events, self.seq, actor, peer.seat)
                 )
             self._send(peer, by_seat[peer.seat])
+        if self.journal is not None:  # the players have their update: they need not wait for it
+            self.journal.make_durable()
         self._sync_clock()
         if table.phase == "over":
             # The results and the audit (the whole game's actions, encrypted for everyone)

@@ -1,6 +1,11 @@
-"""The host's journal on disk: one JSON object per line, each flushed and synced to the disk
-before the action's events leave the host, so that no acknowledged action is lost if the host
-process dies or the computer loses power (`bench/journal.py` measures what the sync costs).
+"""The host's journal on disk: one JSON object per line.
+
+An action's record is written and flushed to the operating system before its events leave
+the host, so that no action anyone has seen is lost if the host process dies. It is synced to
+the disk right after the updates are sent, before the host reads another message: the sync
+costs more than the rest of the action (`bench/journal.py`), and the players need not wait
+for it. A power cut in between can lose that one action, which its players had seen: the host
+that resumes tells them it is taken back, as it does for a torn record.
 
 A crash can still leave the last line half-written. Such a torn record is dropped when the
 journal is read, and cut off the file before anything is appended to it (`JournalWriter`
@@ -65,8 +70,17 @@ class JournalWriter:
         return len(data) - keep
 
     def append(self, record: dict[str, Any]) -> None:
+        """Write `record` and make it durable now."""
+        self.write(record)
+        self.make_durable()
+
+    def write(self, record: dict[str, Any]) -> None:
+        """Write `record` through to the operating system: it outlives this process."""
         self._file.write(json.dumps(record, separators=(",", ":")) + "\n")
         self._file.flush()
+
+    def make_durable(self) -> None:
+        """Sync what was written to the disk: it outlives a power cut too."""
         if self.sync:
             _sync_data(self._file.fileno())
 

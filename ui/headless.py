@@ -109,8 +109,9 @@ async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
         owner_name=plan.owner,
         log=log,
     )
-    if journal.repaired and plan.table.phase != "lobby":
+    if plan.table.phase != "lobby":  # resumed: whoever saw a later action is told
         host.taken_back_from = len(plan.table.actions) + 1
+    if journal.repaired and plan.table.phase != "lobby":
         log(
             f"the journal ended in a torn record ({journal.repaired} bytes, cut off): action "
             f"{host.taken_back_from} is taken back and will be decided again"

@@ -9,6 +9,7 @@ update in hand, so the end shows at once.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 from collections import Counter
 from pathlib import Path
@@ -22,6 +23,7 @@ from netcards.table import Table
 from protocol.client import SeatTaken, TableClient
 from protocol.host import HostSettings, Peer, TableHost
 from protocol.identity import IdentityKey
+from protocol.journal_file import JournalWriter
 from protocol.known_hosts import KnownHosts
 from protocol.messages import Update
 
@@ -173,6 +175,54 @@ async def test_an_update_reaches_the_players_connections_first_and_at_once(
             by_update.setdefault(seq, []).append(spectator)
         assert len(by_update) >= 6
         assert all(order == [False, True, True, True] for order in by_update.values())
+    finally:
+        for runner in runners:
+            runner.cancel()
+        await server.close()
+
+
+async def test_the_journal_has_each_action_before_its_update_leaves_and_syncs_after(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A record written before the update leaves survives the host process dying; the sync
+    to the disk (most of an action's cost) comes once every update is on its way, so nobody
+    waits for it, and before the host reads another message."""
+    journal = JournalWriter(tmp_path / "game.journal")
+    server = bots_table(bot_delay=0.01)
+    server.journal = journal
+    steps: list[tuple[str, int]] = []  # (what happened, the update number then)
+    write, sync = journal.write, journal.make_durable
+
+    def writing(record: dict[str, Any]) -> None:
+        write(record)
+        on_disk = journal.path.read_text()  # flushed: another process can read it already
+        assert on_disk.endswith(json.dumps(record, separators=(",", ":")) + "\n")
+        steps.append((f"write {record['type']}", server.seq))
+
+    def syncing() -> None:
+        steps.append(("sync", server.seq))
+        sync()
+
+    monkeypatch.setattr(journal, "write", writing)
+    monkeypatch.setattr(journal, "make_durable", syncing)
+    send = server._send
+
+    def sending(peer: Peer, message: Any) -> None:
+        if isinstance(getattr(message, "message", message), Update):
+            steps.append(("send", server.seq))
+        send(peer, message)
+
+    monkeypatch.setattr(server, "_send", sending)
+    port = await server.start()
+    watchers = spectators(f"127.0.0.1:{port}", tmp_path, 2)
+    runners = [asyncio.create_task(w.run()) for w in watchers]
+    try:
+        await asyncio.wait_for(server.finished.wait(), 60)
+        actions = [seq for what, seq in steps if what == "write action"]
+        assert actions == list(range(1, server.seq + 1))
+        for seq in actions:
+            in_order = [what for what, n in steps if n == seq]
+            assert in_order == ["write action", "send", "send", "sync"], (seq, steps)
     finally:
         for runner in runners:
             runner.cancel()

@@ -1,6 +1,7 @@
 """A journal cut short by a crash: the host resumes, and survives a second crash too.
 
-A crash (or a power cut) can leave the journal's last record half-written. Resuming must drop
+A crash (or a power cut) can leave the journal's last record half-written, and a power cut
+can lose it whole: the host syncs it to the disk only after the players have their update. Resuming must drop
 that record, cut the file back to its last complete one before appending anything, and tell
 the players that the action they had seen was taken back; otherwise the next crash leaves a
 damaged line in the middle and the game is lost. Every cut length of the last record goes
@@ -44,12 +45,13 @@ def last_record_length(data: bytes) -> int:
     return len(data) - (data.rstrip(b"\n").rfind(b"\n") + 1)
 
 
-def tear(journal: Path, seq: int) -> None:
-    """Cut the journal in the middle of action `seq`'s record, as a crash writing it would."""
+def tear(journal: Path, seq: int, keep: float = 0.5) -> None:
+    """Cut the journal in action `seq`'s record, keeping `keep` of it: half, as a crash
+    writing it would; none, as a power cut before the record reached the disk would."""
     data = journal.read_bytes()
     at = data.index(b'{"type":"action","n":%d,' % seq)
     end = data.index(b"\n", at) + 1
-    journal.write_bytes(data[: at + (end - at) // 2])
+    journal.write_bytes(data[: at + int((end - at) * keep)])
 
 
 def test_every_cut_of_the_last_record_resumes_and_survives_a_second_crash(tmp_path: Path) -> None:
@@ -106,7 +108,9 @@ def test_a_record_that_is_valid_json_but_not_a_record_is_one_clear_error(tmp_pat
         assert "\n" not in message and "journal" in message, (records[-1], message)
 
 
-def test_a_torn_journal_twice_in_one_game_and_the_players_are_told(tmp_path: Path) -> None:
+def test_a_journal_cut_short_twice_in_one_game_and_the_players_are_told(tmp_path: Path) -> None:
+    """The first crash tears the last record; the second loses it whole, as a power cut
+    between the update leaving and the sync would. Either way the players had seen it."""
     journal = tmp_path / "game.journal"
     server, port, _ = host(
         tmp_path, "--game", "via-gladiola", "--players", "3", "--bots", "1", "--port", "0",
@@ -132,9 +136,9 @@ def test_a_torn_journal_twice_in_one_game_and_the_players_are_told(tmp_path: Pat
                     what="the players to see the host gone",
                 )
             # The crash tears the last action every player had seen (any later one was lost
-            # whole, unseen): half of that record is left.
+            # whole, unseen): half of that record is left, then none of it.
             seen = min(max(m.get("seq", 0) for m in read_trace(t)) for t in traces.values())
-            tear(journal, seen)
+            tear(journal, seen, keep=0.5 if crash == 0 else 0.0)
             resumed, _, _ = host(tmp_path, "--resume", str(journal), name=f"resumed-{crash}")
             hosts.append(resumed)
         for proc in players.values():
@@ -148,7 +152,7 @@ def test_a_torn_journal_twice_in_one_game_and_the_players_are_told(tmp_path: Pat
     for proc in players.values():
         assert "deal verified" in proc.stdout()
         assert proc.stderr().count("taken back") == 2, proc.stderr()
-    assert "torn" in hosts[1].stderr() and "torn" in hosts[2].stderr()
+    assert "torn" in hosts[1].stderr() and "torn" not in hosts[2].stderr()
 
 
 def test_resuming_a_malformed_journal_says_so_in_one_line(tmp_path: Path) -> None:
@@ -166,3 +170,26 @@ def test_resuming_a_malformed_journal_says_so_in_one_line(tmp_path: Path) -> Non
     )  # fmt: skip
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.count("\n") == 1 and "record 2 is malformed" in done.stderr, done.stderr
+
+
+async def test_a_client_heeds_a_taken_back_notice_once(tmp_path: Path) -> None:
+    """A resumed host tells everyone who comes back, for as long as it runs. A client away
+    across the crash that had seen the lost action is told; a client that comes back again
+    later, past that number by moves played since, is not told a second time (nor at all if
+    it had not seen the action when it first heard)."""
+    from protocol.client import TableClient
+    from protocol.known_hosts import KnownHosts
+    from protocol.messages import TableNotice
+
+    async def heard(client: TableClient, seq: int, first: int) -> list[object]:
+        client.seq = seq
+        before = len(client.notices)
+        await client._on_message(TableNotice("taken_back", {"seq": first}))
+        return [n.args for n in client.notices[before:]]
+
+    saw_it = TableClient("127.0.0.1:1", "Ann", KnownHosts(tmp_path / "a"))
+    assert await heard(saw_it, 12, first=11) == [{"count": 2}]
+    assert await heard(saw_it, 15, first=11) == []
+    did_not = TableClient("127.0.0.1:1", "Bea", KnownHosts(tmp_path / "b"))
+    assert await heard(did_not, 10, first=11) == []
+    assert await heard(did_not, 14, first=11) == []
