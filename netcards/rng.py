@@ -31,6 +31,9 @@ def make_seed(material: int | str | bytes) -> bytes:
 
 
 _BLOCK = struct.Struct(">Q").pack
+_PACKED = 1024
+_BLOCKS = tuple(_BLOCK(counter) for counter in range(_PACKED))
+"""The first counters' blocks, packed once: a game's deal and shuffles draw a few hundred."""
 _SPAN = 1 << 64
 
 
@@ -86,9 +89,10 @@ class Rng:
         out: list[int] = []
         append = out.append
         limits = _LIMITS
+        blocks = _BLOCKS
         for n in bounds:
             hasher = copy()
-            hasher.update(_BLOCK(counter))
+            hasher.update(blocks[counter] if counter < _PACKED else _BLOCK(counter))
             counter += 1
             x = from_bytes(hasher.digest(), "big")
             if x >= (limits[n] if n < _SMALL else _limit(n)):  # for a deck: next to never

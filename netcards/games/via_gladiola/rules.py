@@ -50,6 +50,10 @@ def cadence_draws(difference: int) -> int:
     return (difference + 4) // 5 - 1
 
 
+_CADENCE = tuple(cadence_draws(d) if d > 0 else 0 for d in range(MAX_STEP + 1))
+"""`cadence_draws` by difference: looked up at every walk, not worked out."""
+
+
 class ViaGladiola(OneSeatAtATime[VGState]):
     id = "via-gladiola"
     name = "Via Gladiola"
@@ -152,7 +156,7 @@ class ViaGladiola(OneSeatAtATime[VGState]):
                 f"{label(card, deck)} is {difference} above the top card {top}: "
                 f"more than +{MAX_STEP} is too fast"
             )
-        draws = cadence_draws(difference)
+        draws = _CADENCE[difference]
         hand.remove(card)
         state.walk.append(card)
         state.idle_rests = 0
@@ -303,6 +307,7 @@ class ViaGladiola(OneSeatAtATime[VGState]):
         """The blisters in each hand now: the final score once the game is over."""
         blisters = state.deck.blisters
         scores, keys, winners = _ranking(state)
+        hands = [sorted(h) for h in state.hands]
         return Outcome(
             scores=tuple(scores),
             winners=tuple(winners),
@@ -310,9 +315,9 @@ class ViaGladiola(OneSeatAtATime[VGState]):
             lower_is_better=True,
             detail={
                 "reason": state.end_reason,
-                "hands": [sorted(h) for h in state.hands],
-                "hand_sizes": [len(h) for h in state.hands],
-                "blisters": [[blisters[c] for c in sorted(h)] for h in state.hands],
+                "hands": hands,
+                "hand_sizes": [len(h) for h in hands],
+                "blisters": [[blisters[c] for c in h] for h in hands],
             },
         )
 
