@@ -1,11 +1,12 @@
 """The host's journal on disk: one JSON object per line.
 
 An action's record is written and flushed to the operating system before its events leave
-the host, so that no action anyone has seen is lost if the host process dies. It is synced to
-the disk right after the updates are sent, before the host reads another message: the sync
-costs more than the rest of the action (`bench/journal.py`), and the players need not wait
-for it. A power cut in between can lose that one action, which its players had seen: the host
-that resumes tells them it is taken back, as it does for a torn record.
+the host, so that no action anyone has seen is lost if the host process dies. The host has it
+synced to the disk a few milliseconds after the updates are sent (`HostSettings`), and when
+the journal is closed: the sync costs more than the rest of the action (`bench/journal.py`),
+and neither the players nor the next action should wait for it. A power cut in between can
+lose those last actions, which their players had seen: the host that resumes tells them they
+are taken back, as it does for a torn record.
 
 A crash can still leave the last line half-written. Such a torn record is dropped when the
 journal is read, and cut off the file before anything is appended to it (`JournalWriter`
@@ -85,7 +86,10 @@ class JournalWriter:
             _sync_data(self._file.fileno())
 
     def close(self) -> None:
-        self._file.close()
+        try:
+            self.make_durable()
+        finally:
+            self._file.close()
 
 
 _sync_data = getattr(os, "fdatasync", os.fsync)

@@ -193,3 +193,17 @@ async def test_a_client_heeds_a_taken_back_notice_once(tmp_path: Path) -> None:
     did_not = TableClient("127.0.0.1:1", "Bea", KnownHosts(tmp_path / "b"))
     assert await heard(did_not, 10, first=11) == []
     assert await heard(did_not, 14, first=11) == []
+
+
+def test_closing_a_journal_syncs_what_was_written_since_its_last_sync(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import protocol.journal_file
+
+    synced: list[int] = []
+    monkeypatch.setattr(protocol.journal_file, "_sync_data", synced.append)
+    writer = JournalWriter(tmp_path / "game.journal")
+    writer.write({"type": "action", "n": 1})
+    assert synced == [], "writing flushes; the host chooses when to sync"
+    writer.close()
+    assert len(synced) == 1
