@@ -76,16 +76,20 @@ def interval(wins: list[float]) -> tuple[float, float, float]:
     return mean, max(0.0, centre - half), min(1.0, centre + half)
 
 
-def measure(pool: ProcessPoolExecutor, game_id: str, players: int, games: int, budget: str) -> str:
+def measure(
+    pool: ProcessPoolExecutor, game_id: str, players: int, games: int, budget: str, first: int
+) -> str:
     started = time.perf_counter()
-    jobs = [pool.submit(one_game, game_id, players, budget, seed) for seed in range(games)]
+    seeds = range(first, first + games)
+    jobs = [pool.submit(one_game, game_id, players, budget, seed) for seed in seeds]
     results = [j.result() for j in jobs]
     mean, low, high = interval([r.win for r in results])
     playouts = sum(r.playouts for r in results)
     seconds = sum(r.seconds for r in results)
     searches = sum(r.searches for r in results)
     return (
-        f"{game_id:<13} {players}p {games:>4} games  search:{budget:<6} wins {mean:6.1%} "
+        f"{game_id:<13} {players}p {games:>4} games (seeds {first}-{first + games - 1})  "
+        f"search:{budget:<6} wins {mean:6.1%} "
         f"[{low:5.1%}, {high:5.1%}]  fair share {1 / players:4.0%}  "
         f"{playouts / seconds if seconds else 0:6.0f} playouts/s  "
         f"{seconds / searches if searches else 0:5.2f} s/move  "
@@ -152,6 +156,12 @@ def main() -> None:
     parser.add_argument("--games2", type=int, default=200, help="two-player games per title")
     parser.add_argument("--games4", type=int, default=100, help="four-player games per title")
     parser.add_argument("--budget", default="1s", help="N playouts, Xs, or title=budget,...")
+    parser.add_argument(
+        "--first-seed",
+        type=int,
+        default=0,
+        help="the first game's seed: runs on other seeds add up",
+    )
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--nice", type=int, default=10, help="priority of the worker processes")
     parser.add_argument("--speed", action="store_true", help="measure playouts per second")
@@ -172,7 +182,8 @@ def main() -> None:
             budget = by_title.get(game_id) or "1s"
             for players, games in ((2, args.games2), (4, args.games4)):
                 if games > 0 and game.min_players <= players <= game.max_players:
-                    print(measure(pool, game_id, players, games, budget), flush=True)
+                    line = measure(pool, game_id, players, games, budget, args.first_seed)
+                    print(line, flush=True)
 
 
 if __name__ == "__main__":
