@@ -9,9 +9,11 @@ update in hand, so the end shows at once.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 from collections import Counter
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +47,23 @@ def spectators(address: str, home: Path, count: int) -> list[TableClient]:
     ]
 
 
+@contextlib.asynccontextmanager
+async def watched_to_the_end(
+    server: TableHost, home: Path, count: int
+) -> AsyncIterator[list[TableClient]]:
+    """The table open, `count` spectators following it, until its game is over; then closed."""
+    port = await server.start()
+    watchers = spectators(f"127.0.0.1:{port}", home, count)
+    runners = [asyncio.create_task(w.run()) for w in watchers]
+    try:
+        await asyncio.wait_for(server.finished.wait(), 60)
+        yield watchers
+    finally:
+        for runner in runners:
+            runner.cancel()
+        await server.close()
+
+
 async def test_the_end_of_a_game_waits_for_the_last_update_to_leave(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -67,11 +86,7 @@ async def test_the_end_of_a_game_waits_for_the_last_update_to_leave(
         send_results(peer)
 
     monkeypatch.setattr(server, "_send_results", results_once_the_update_is_out)
-    port = await server.start()
-    watchers = spectators(f"127.0.0.1:{port}", tmp_path, 3)
-    runners = [asyncio.create_task(w.run()) for w in watchers]
-    try:
-        await asyncio.wait_for(server.finished.wait(), 60)
+    async with watched_to_the_end(server, tmp_path, 3) as watchers:
         for watcher in watchers:
             while watcher.outcome is None:
                 await asyncio.wait_for(watcher.updates.get(), 10)
@@ -79,10 +94,6 @@ async def test_the_end_of_a_game_waits_for_the_last_update_to_leave(
         # Three spectators, one update each time, encoded once (after they had all joined).
         assert encoded and max(encoded.values()) == 1
         assert {w.seq for w in watchers} == {server.seq}
-    finally:
-        for runner in runners:
-            runner.cancel()
-        await server.close()
 
 
 async def test_every_client_has_the_last_update_before_any_checks_the_game(
@@ -214,18 +225,10 @@ async def test_the_journal_has_each_action_before_its_update_leaves_and_syncs_so
         send(peer, message)
 
     monkeypatch.setattr(server, "_send", sending)
-    port = await server.start()
-    watchers = spectators(f"127.0.0.1:{port}", tmp_path, 2)
-    runners = [asyncio.create_task(w.run()) for w in watchers]
-    try:
-        await asyncio.wait_for(server.finished.wait(), 60)
+    async with watched_to_the_end(server, tmp_path, 2):
         actions = [seq for what, seq in steps if what == "write action"]
         assert actions == list(range(1, server.seq + 1))
         for seq in actions[:-1]:
             in_order = [what for what, n in steps if n == seq]
             assert in_order == ["write action", "send", "send", "sync"], (seq, steps)
-    finally:
-        for runner in runners:
-            runner.cancel()
-        await server.close()
     assert steps[-1] == ("sync", server.seq), "closing the table syncs the last action"
