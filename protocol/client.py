@@ -285,7 +285,7 @@ class TableClient:
         self._conn: ClientConnection | None = None
         self._writer: asyncio.StreamWriter | None = None
         self._contributions: dict[int, bytes] = {}
-        self._heard_taken_back: set[int] = set()
+        self._heard_taken_back: set[tuple[object, int]] = set()
         self._audit: list[tuple[int, dict[str, Any]]] = []
         self._audit_part: bytes | None = None
         self._audit_seed: bytes | None = None
@@ -540,7 +540,7 @@ class TableClient:
             self.chat.append(line)
             self._notify(line)
         elif isinstance(message, TableNotice) and message.code == "taken_back":
-            self._taken_back(message.args.get("seq"))
+            self._taken_back(message.args.get("seq"), message.args.get("run"))
         elif isinstance(message, TableNotice) and message.code == "closed":
             self.host_closed = True
         elif isinstance(message, TableNotice):
@@ -585,14 +585,18 @@ class TableClient:
                 return
             raise ConnectionError(f"the host left: {message.reason or 'no reason given'}")
 
-    def _taken_back(self, first: object) -> None:
+    def _taken_back(self, first: object, run: object) -> None:
         """The host came back from a crash without action `first` and those after it: if we
         saw them, our user hears that they are taken back (they will be decided again)."""
-        if type(first) is not int or first < 1 or first in self._heard_taken_back:
+        if type(first) is not int or first < 1:
             return
-        # Heeded once: the host tells everyone who comes back for as long as it runs, and a
-        # later return may find us past `first` again, by actions played since the restart.
-        self._heard_taken_back.add(first)
+        # Heeded once per run of the host: it tells everyone who comes back for as long as it
+        # runs, and a later return may find us past `first` by actions played since; a later
+        # restart that loses the same number again is news again.
+        heard = (run if type(run) is int else None, first)
+        if heard in self._heard_taken_back:
+            return
+        self._heard_taken_back.add(heard)
         if self.seq >= first:
             self._notify_table("taken_back", count=self.seq - first + 1)
 

@@ -202,6 +202,9 @@ class TableHost:
         self._clock_tasks: set[asyncio.Task[bool]] = set()
         self._journal_started = table.phase != "lobby"
         self._sync_timer: asyncio.TimerHandle | None = None
+        self.run = int.from_bytes(random_bytes(6), "big")
+        """A number of this run of the host, new at every start: a client told that actions
+        were taken back heeds it once per run (`taken_back`'s `run`)."""
 
     # -- life cycle -------------------------------------------------------------------------------
 
@@ -250,7 +253,8 @@ class TableHost:
         if self._deal_timer is not None:
             self._deal_timer.cancel()
         if self._sync_timer is not None:
-            self._sync_timer.cancel()  # closing the journal syncs it
+            self._sync_timer.cancel()
+            self._sync_journal()
         for seat in list(self._clocks):
             self._stop_clock(seat)
         for clock_task in self._clock_tasks:
@@ -689,7 +693,8 @@ class TableHost:
                     self._send(peer, self._pledges_message(self.round))
             return
         if self.taken_back_from is not None:  # before `start`, while it still has its old seq
-            self._send(peer, TableNotice("taken_back", {"seq": self.taken_back_from}))
+            args = {"seq": self.taken_back_from, "run": self.run}
+            self._send(peer, TableNotice("taken_back", args))
         self._send(peer, self._start_message(peer.seat))
         for chunk in history_messages(table.history_steps(peer.seat)):
             self._send(peer, chunk)
@@ -976,8 +981,12 @@ class TableHost:
 
     def _sync_journal(self) -> None:
         self._sync_timer = None
-        if self.journal is not None:
+        if self.journal is None:
+            return
+        try:
             self.journal.make_durable()
+        except OSError as exc:  # the game goes on; a crash now would still find the records
+            self.log(f"could not sync the journal to the disk: {exc.strerror or exc}")
 
     def _game_over(self) -> None:
         for peer in self.peers.values():

@@ -28,7 +28,15 @@ class JournalError(Exception):
 
 
 def _complete(data: bytes) -> tuple[int, bool]:
-    """(bytes of `data` that hold complete records, whether the last of them lacks its newline)."""
+    """(bytes of `data` that hold complete records, whether the last of them lacks its newline).
+
+    A power cut before a sync can leave the last records' blocks zero-filled, with whole lines
+    after them from the same few milliseconds: a NUL byte (never in a JSON text) starts the
+    torn end of the journal, like a half-written last line."""
+    nul = data.find(b"\0")
+    if nul >= 0:
+        data = data[: data.rfind(b"\n", 0, nul) + 1]
+        return len(data), False
     if not data or data.endswith(b"\n"):
         return len(data), False
     start = data.rfind(b"\n") + 1
@@ -86,6 +94,8 @@ class JournalWriter:
             _sync_data(self._file.fileno())
 
     def close(self) -> None:
+        if self._file.closed:
+            return
         try:
             self.make_durable()
         finally:

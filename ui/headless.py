@@ -109,7 +109,7 @@ async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
         owner_name=plan.owner,
         log=log,
     )
-    if plan.table.phase != "lobby":  # resumed: whoever saw a later action is told
+    if plan.table.phase == "playing":  # resumed: whoever saw a later action is told
         host.taken_back_from = len(plan.table.actions) + 1
     if journal.repaired and plan.table.phase != "lobby":
         log(

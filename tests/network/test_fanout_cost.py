@@ -198,7 +198,8 @@ async def test_the_journal_has_each_action_before_its_update_leaves_and_syncs_so
     """A record written before the update leaves survives the host process dying; the sync
     to the disk (most of an action's cost) comes a few milliseconds after every update is on
     its way, so nobody waits for it: with bots 50 ms apart, each action is on the disk before
-    the next, and closing the table syncs whatever is left."""
+    the next, and the last one once the table is closed. (The bots may make the first moves
+    before both spectators have joined: those go to fewer of them.)"""
     journal = JournalWriter(tmp_path / "game.journal")
     server = bots_table(bot_delay=0.05)
     server.journal = journal
@@ -228,7 +229,10 @@ async def test_the_journal_has_each_action_before_its_update_leaves_and_syncs_so
     async with watched_to_the_end(server, tmp_path, 2):
         actions = [seq for what, seq in steps if what == "write action"]
         assert actions == list(range(1, server.seq + 1))
+        sends = []
         for seq in actions[:-1]:
             in_order = [what for what, n in steps if n == seq]
-            assert in_order == ["write action", "send", "send", "sync"], (seq, steps)
-    assert steps[-1] == ("sync", server.seq), "closing the table syncs the last action"
+            sends.append(in_order.count("send"))
+            assert in_order == ["write action", *["send"] * sends[-1], "sync"], (seq, steps)
+        assert sends[-1] == 2 and sends == sorted(sends)
+    assert steps[-1] == ("sync", server.seq), "the last action is on the disk once closed"

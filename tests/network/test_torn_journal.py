@@ -172,27 +172,54 @@ def test_resuming_a_malformed_journal_says_so_in_one_line(tmp_path: Path) -> Non
     assert done.stderr.count("\n") == 1 and "record 2 is malformed" in done.stderr, done.stderr
 
 
-async def test_a_client_heeds_a_taken_back_notice_once(tmp_path: Path) -> None:
+async def test_a_client_heeds_a_taken_back_notice_once_per_run_of_the_host(
+    tmp_path: Path,
+) -> None:
     """A resumed host tells everyone who comes back, for as long as it runs. A client away
     across the crash that had seen the lost action is told; a client that comes back again
-    later, past that number by moves played since, is not told a second time (nor at all if
-    it had not seen the action when it first heard)."""
+    later in that run, past that number by moves played since, is not told a second time
+    (nor at all if it had not seen the action when it first heard). A second restart that
+    loses the same number again is news again."""
     from protocol.client import TableClient
     from protocol.known_hosts import KnownHosts
     from protocol.messages import TableNotice
 
-    async def heard(client: TableClient, seq: int, first: int) -> list[object]:
+    async def heard(client: TableClient, seq: int, first: int, run: int) -> list[object]:
         client.seq = seq
         before = len(client.notices)
-        await client._on_message(TableNotice("taken_back", {"seq": first}))
+        await client._on_message(TableNotice("taken_back", {"seq": first, "run": run}))
         return [n.args for n in client.notices[before:]]
 
     saw_it = TableClient("127.0.0.1:1", "Ann", KnownHosts(tmp_path / "a"))
-    assert await heard(saw_it, 12, first=11) == [{"count": 2}]
-    assert await heard(saw_it, 15, first=11) == []
+    assert await heard(saw_it, 12, first=11, run=7) == [{"count": 2}]
+    assert await heard(saw_it, 15, first=11, run=7) == []
     did_not = TableClient("127.0.0.1:1", "Bea", KnownHosts(tmp_path / "b"))
-    assert await heard(did_not, 10, first=11) == []
-    assert await heard(did_not, 14, first=11) == []
+    assert await heard(did_not, 10, first=11, run=7) == []
+    assert await heard(did_not, 14, first=11, run=7) == []
+    # The host restarts again and has lost the new action 11, which Bea had seen this time.
+    assert await heard(did_not, 11, first=11, run=8) == [{"count": 1}]
+
+
+def test_zeros_a_power_cut_left_in_the_journal_end_it_like_a_torn_record(tmp_path: Path) -> None:
+    """Unsynced records can come back as zero-filled blocks with whole lines after them: the
+    journal is cut back to the last record before the zeros, and the game resumes there."""
+    path = tmp_path / "game.journal"
+    table = bot_table()
+    writer = JournalWriter(path)
+    writer.append(table.journal_start())
+    play(table, writer, 6)
+    writer.close()
+    data = path.read_bytes()
+    at = data.index(b'{"type":"action","n":5,')
+    damaged = data[:at] + b"\0" * 40 + b"\n" + data[data.index(b"\n", at) + 1 :]
+    path.write_bytes(damaged)
+    resumed, _ = load_resumed_table(path)
+    assert len(resumed.actions) == 4
+    writer = JournalWriter(path)
+    assert writer.repaired == len(damaged) - at
+    writer.close()
+    writer.close()  # closing twice is harmless
+    assert len(load_resumed_table(path)[0].actions) == 4
 
 
 def test_closing_a_journal_syncs_what_was_written_since_its_last_sync(
