@@ -8,8 +8,8 @@ and neither the players nor the next action should wait for it. A power cut in b
 lose those last actions, which their players had seen: the host that resumes tells them they
 are taken back, as it does for a torn record.
 
-A crash can still leave the last line half-written. Such a torn record is dropped when the
-journal is read, and cut off the file before anything is appended to it (`JournalWriter`
+A crash can still leave the last line half-written, or (a power cut) the last records'
+blocks zero-filled. Such a torn end is dropped when the journal is read, and cut off the file before anything is appended to it (`JournalWriter`
 does it when it opens the file), so that a second crash never leaves a damaged line in the
 middle. A last line that lost only its newline is a whole record: it is kept, and the newline
 is put back.
