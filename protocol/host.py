@@ -202,7 +202,7 @@ class TableHost:
         self._clock_tasks: set[asyncio.Task[bool]] = set()
         self._journal_started = table.phase != "lobby"
         self._sync_timer: asyncio.TimerHandle | None = None
-        self.run = int.from_bytes(random_bytes(6), "big")
+        self._run: int | None = None
         """A number of this run of the host, new at every start: a client told that actions
         were taken back heeds it once per run (`taken_back`'s `run`)."""
 
@@ -693,7 +693,9 @@ class TableHost:
                     self._send(peer, self._pledges_message(self.round))
             return
         if self.taken_back_from is not None:  # before `start`, while it still has its old seq
-            args = {"seq": self.taken_back_from, "run": self.run}
+            if self._run is None:  # drawn only here: a table never resumed draws nothing more
+                self._run = int.from_bytes(self.random_bytes(6), "big")
+            args = {"seq": self.taken_back_from, "run": self._run}
             self._send(peer, TableNotice("taken_back", args))
         self._send(peer, self._start_message(peer.seat))
         for chunk in history_messages(table.history_steps(peer.seat)):
