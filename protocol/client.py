@@ -62,6 +62,7 @@ from protocol.messages import (
     TableNotice,
     Update,
 )
+from protocol.silence import SilenceWatch
 
 Trust = Callable[[str], Awaitable[bool]]
 
@@ -439,17 +440,30 @@ class TableClient:
         self._conn, self._writer = conn, writer
         writer.write(conn.data_to_send())
         await writer.drain()
-        while True:
-            timeout = (
+        silence = SilenceWatch(
+            reader,
+            lambda: (
                 self.settings.connect_timeout
                 if conn.handshake is None
                 else self.settings.silence_timeout
-            )
-            try:
-                async with asyncio.timeout(timeout):  # a timer, not a task per read
-                    data = await reader.read(65536)
-            except TimeoutError:
-                raise TimeoutError("the host went silent") from None
+            ),
+            "the host went silent",
+        )
+        try:
+            await self._read_session(conn, reader, writer, silence, pinned is None)
+        finally:
+            silence.close()
+
+    async def _read_session(
+        self,
+        conn: ClientConnection,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        silence: SilenceWatch,
+        first_contact: bool,
+    ) -> None:
+        while True:
+            data = await silence.read(65536)
             try:
                 conn.receive_data(data)
                 while True:
@@ -462,7 +476,7 @@ class TableClient:
                     if isinstance(event, ConnectionClosed):
                         return
                     if isinstance(event, HandshakeDone):
-                        await self._handshake_done(event, pinned is None)
+                        await self._handshake_done(event, first_contact)
                     elif isinstance(event, MessageReceived):
                         await self._on_message(event.message)
                         if self._done.is_set():

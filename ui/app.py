@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -28,6 +29,7 @@ from protocol.settings import data_dir
 from ui.ascii_filter import AsciiFilter
 from ui.failures import explain
 from ui.games import screen_class
+from ui.hangup import CHECK_EVERY, hang_up_now, hung_up
 from ui.i18n import N_, _, current, from_locale, ngettext, use
 from ui.keys import KeysInOrder
 from ui.screen_keys import screen_keys
@@ -113,6 +115,8 @@ class NetcardsApp(App[None]):
 
     def on_mount(self) -> None:
         self.apply_settings(language=False)
+        if not self.is_headless and sys.__stdin__ is not None and sys.__stdin__.isatty():
+            self.set_interval(CHECK_EVERY, self._check_terminal)
         self.push_screen(MenuScreen())
         if self.start_replay is not None:
             from ui.replay import replay_screen
@@ -123,6 +127,11 @@ class NetcardsApp(App[None]):
         elif self.start_join is not None:
             plan = self.start_join
             self.join_table(plan.address, self.settings.name, plan.password, plan.spectator)
+
+    def _check_terminal(self) -> None:
+        """See `ui.hangup`: with SIGHUP ignored, this is how a closed terminal ends us."""
+        if sys.__stdin__ is not None and hung_up(sys.__stdin__.fileno()):
+            hang_up_now()
 
     ASCII_KEYS = {"⏎": "enter", "←": "left", "→": "right", "↑": "up", "↓": "down", "⇥": "tab"}
 

@@ -7,11 +7,13 @@ with key presses only, as a person at that terminal would. The child processes a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 from pathlib import Path
 
 import asyncssh
+import pytest
 
 from netcards.games.via_gladiola.cards import deck_for, kind_of
 from tests.network.door_support import Guest, Terminal, client_key, door_table, guest
@@ -208,18 +210,27 @@ async def test_closing_the_table_ends_every_guest_app_even_if_their_client_is_fr
         relay.close()
 
 
-async def test_a_host_that_dies_leaves_no_guest_app_behind(tmp_path: Path) -> None:
+@pytest.mark.parametrize("sighup", ["default", "ignored"])
+async def test_a_host_that_dies_leaves_no_guest_app_behind(tmp_path: Path, sighup: str) -> None:
     """The guest's PTY is the app's controlling terminal: when the host's process dies, its
-    side of every PTY closes and the kernel hangs the guests' apps up."""
+    side of every PTY closes and the kernel hangs the guests' apps up. Also when the host was
+    started with SIGHUP ignored (under nohup), which its children inherit."""
     import signal
 
     from protocol.identity import IdentityKey, ssh_public_line
     from protocol.settings import config_dir
     from tests.network.processes import host, wait_for
 
-    server, _port, _ = await asyncio.to_thread(
-        host, tmp_path, "--game", "via-gladiola", "--players", "2", "--port", "0", "--ssh", "0"
+    previous = signal.signal(
+        signal.SIGHUP, signal.SIG_IGN if sighup == "ignored" else signal.SIG_DFL
     )
+    try:
+        server, _port, _ = await asyncio.to_thread(
+            host, tmp_path, "--game", "via-gladiola", "--players", "2", "--port", "0", "--ssh", "0"
+        )
+    finally:
+        signal.signal(signal.SIGHUP, previous)
+    pid = 0
     try:
         await asyncio.to_thread(wait_for, lambda: "\nssh " in "\n" + server.stdout(), 20)
         ssh_port = int(re.search(r"^ssh \S+:(\d+)", server.stdout(), re.M).group(1))  # type: ignore[union-attr]
@@ -252,3 +263,6 @@ async def test_a_host_that_dies_leaves_no_guest_app_behind(tmp_path: Path) -> No
         conn.close()
     finally:
         server.kill()
+        if pid:  # a guest's app that outlived the test would spin on its closed terminal
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(pid, signal.SIGKILL)

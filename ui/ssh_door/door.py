@@ -40,9 +40,11 @@ TERM_TYPE = re.compile(r"^[A-Za-z0-9._+-]{1,64}$")
 
 # The guest's app. Its PTY becomes its controlling terminal first (it leads a session of its
 # own), so that if the host's process dies, its side of the PTY closes and the kernel hangs
-# the app up: no guest's app outlives the door.
+# the app up: no guest's app outlives the door. SIGHUP does its default work even if the host
+# was started with it ignored (under nohup, say), which its children would inherit.
 GUEST_APP = (
-    "import fcntl, termios; fcntl.ioctl(0, termios.TIOCSCTTY, 0); from ui.cli import main; main()"
+    "import fcntl, signal, termios; signal.signal(signal.SIGHUP, signal.SIG_DFL); "
+    "fcntl.ioctl(0, termios.TIOCSCTTY, 0); from ui.cli import main; main()"
 )
 
 logging.getLogger("asyncssh").addHandler(logging.NullHandler())
