@@ -105,3 +105,20 @@ def test_the_limits_are_the_code_s() -> None:
         "seats": f"{MAX_SEATS} (0 to {MAX_SEATS - 1})",
         "password stretch": f"scrypt N = {SCRYPT_N}, r = {SCRYPT_R}, p = {SCRYPT_P}, 32 bytes",
     }
+
+
+def test_the_keep_alive_times_are_the_code_s() -> None:
+    """Section 7, step 9, gives the numbers a second implementation must keep to."""
+    from protocol.client import ClientSettings
+    from protocol.host import HostSettings
+
+    host, client = HostSettings(), ClientSettings()
+    text = " ".join(DOC.split())
+    assert (
+        f"pings a quiet client every {host.ping_interval:g} seconds and drops one silent for "
+        f"{host.ping_timeout:g}." in text
+    )
+    assert (
+        f"has waited {client.silence_timeout:g} seconds for a byte from the host "
+        f"({client.connect_timeout:g} during the handshake)" in text
+    )
