@@ -3,14 +3,16 @@
 `asyncio.timeout` around every read arms a timer and cancels it again: on a client that reads
 an update every few hundred microseconds, that was a tenth of its work per update. Here one
 timer wakes up about once per limit and looks at how long the current read has been waiting;
-a read only notes when it started and ended. A read that has waited `limit()` seconds fails
-with TimeoutError, exactly as it did under `asyncio.timeout`; time spent away from the read (a
-prompt for the user, say) is not silence.
+a read notes when it started, and sets the timer again only if the limit has shrunk below
+what the timer was set for. A read that has waited `limit()` seconds fails with TimeoutError,
+exactly as it did under `asyncio.timeout`; time spent away from the read (a prompt for the
+user, say) is not silence.
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
 from collections.abc import Callable
 
 
@@ -24,11 +26,14 @@ class SilenceWatch:
         self._loop = asyncio.get_running_loop()
         self._waiting_since: float | None = None
         self._timer: asyncio.TimerHandle | None = None
+        self._due = math.inf
+        """When the timer fires (inf: no timer)."""
 
     async def read(self, size: int) -> bytes:
-        if self._timer is None:
-            self._arm(self._loop.time() + self._limit())
-        self._waiting_since = self._loop.time()
+        since = self._waiting_since = self._loop.time()
+        due = since + self._limit()
+        if due < self._due:  # the first read, or a limit that shrank since the timer was set
+            self._arm(due)
         try:
             return await self._reader.read(size)
         finally:
@@ -38,16 +43,21 @@ class SilenceWatch:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        self._due = math.inf
 
     def _arm(self, when: float) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
         self._timer = self._loop.call_at(when, self._check)
+        self._due = when
 
     def _check(self) -> None:
         now = self._loop.time()
         since = self._waiting_since
         limit = self._limit()
+        self._timer = None
         if since is not None and now - since >= limit:
-            self._timer = None
+            self._due = math.inf
             self._reader.set_exception(TimeoutError(self._what))
             return
         self._arm((since if since is not None else now) + limit)
