@@ -12,7 +12,6 @@ user, say) is not silence.
 from __future__ import annotations
 
 import asyncio
-import math
 from collections.abc import Callable
 
 
@@ -26,13 +25,12 @@ class SilenceWatch:
         self._loop = asyncio.get_running_loop()
         self._waiting_since: float | None = None
         self._timer: asyncio.TimerHandle | None = None
-        self._due = math.inf
-        """When the timer fires (inf: no timer)."""
 
     async def read(self, size: int) -> bytes:
         since = self._waiting_since = self._loop.time()
         due = since + self._limit()
-        if due < self._due:  # the first read, or a limit that shrank since the timer was set
+        # The first read, or a limit that shrank since the timer was set.
+        if self._timer is None or due < self._timer.when():
             self._arm(due)
         try:
             return await self._reader.read(size)
@@ -43,13 +41,11 @@ class SilenceWatch:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        self._due = math.inf
 
     def _arm(self, when: float) -> None:
         if self._timer is not None:
             self._timer.cancel()
         self._timer = self._loop.call_at(when, self._check)
-        self._due = when
 
     def _check(self) -> None:
         now = self._loop.time()
@@ -57,7 +53,6 @@ class SilenceWatch:
         limit = self._limit()
         self._timer = None
         if since is not None and now - since >= limit:
-            self._due = math.inf
             self._reader.set_exception(TimeoutError(self._what))
             return
         self._arm((since if since is not None else now) + limit)
