@@ -18,6 +18,7 @@ import pytest
 from netcards.games.via_gladiola.cards import deck_for, kind_of
 from tests.network.door_support import Guest, Terminal, client_key, door_table, guest
 from tests.network.processes import Relay
+from tests.sighup import SIGHUP_MODES, sighup_for_children
 from ui.ssh_door import DoorSettings
 
 CARD = re.compile(r"│ *([0-9]{1,2}|FIN|GLA)│")
@@ -210,7 +211,7 @@ async def test_closing_the_table_ends_every_guest_app_even_if_their_client_is_fr
         relay.close()
 
 
-@pytest.mark.parametrize("sighup", ["default", "ignored"])
+@pytest.mark.parametrize("sighup", SIGHUP_MODES)
 async def test_a_host_that_dies_leaves_no_guest_app_behind(tmp_path: Path, sighup: str) -> None:
     """The guest's PTY is the app's controlling terminal: when the host's process dies, its
     side of every PTY closes and the kernel hangs the guests' apps up. Also when the host was
@@ -221,15 +222,10 @@ async def test_a_host_that_dies_leaves_no_guest_app_behind(tmp_path: Path, sighu
     from protocol.settings import config_dir
     from tests.network.processes import host, wait_for
 
-    previous = signal.signal(
-        signal.SIGHUP, signal.SIG_IGN if sighup == "ignored" else signal.SIG_DFL
-    )
-    try:
+    with sighup_for_children(sighup):
         server, _port, _ = await asyncio.to_thread(
             host, tmp_path, "--game", "via-gladiola", "--players", "2", "--port", "0", "--ssh", "0"
         )
-    finally:
-        signal.signal(signal.SIGHUP, previous)
     pid = 0
     try:
         await asyncio.to_thread(wait_for, lambda: "\nssh " in "\n" + server.stdout(), 20)
