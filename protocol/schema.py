@@ -91,6 +91,8 @@ class Text(Kind):
                 ErrorCode.OUT_OF_RANGE,
                 f"field '{where}' must be {self.min_len} to {self.max_len} characters, not {len(value)}",
             )
+        if value.isascii() and value.isprintable():
+            return value  # the usual case: ASCII has no bidi controls, and its Cc are unprintable
         for ch in value:
             if ch in _BIDI_CONTROLS or unicodedata.category(ch) == "Cc":
                 raise fault(
@@ -239,21 +241,33 @@ def fields_of(cls: type[Any]) -> tuple[tuple[str, Kind], ...]:
 def load_fields(
     fields: tuple[tuple[str, Kind], ...], data: dict[str, Any], where: str, skip: str = ""
 ) -> dict[str, Any]:
-    """Validate a received map against declared fields: exact field set, each value's kind."""
-    label = f"field '{where}'" if where else "the message"
-    names = {name for name, _ in fields}
-    extra = [k for k in data if k not in names and k != skip]
-    if extra:
-        raise RemoteProtocolError(
-            ErrorCode.EXTRA_FIELD, f"{label} has unexpected field(s): {', '.join(sorted(extra))}"
-        )
+    """Validate a received map against declared fields: exact field set, each value's kind.
+
+    A map with as many keys as there are fields, each field among them, has no other key, so
+    the set of names is worked out only when the count is off or a field is missing (an
+    unexpected field is reported before a missing one)."""
+    if len(data) != len(fields) + (skip in data if skip else 0):
+        _refuse_extra(fields, data, where, skip)
     out = {}
     for name, kind in fields:
         path = f"{where}.{name}" if where else name
         if name not in data:
+            _refuse_extra(fields, data, where, skip)
             raise RemoteProtocolError(ErrorCode.MISSING_FIELD, f"field '{path}' is missing")
         out[name] = kind.load(data[name], path)
     return out
+
+
+def _refuse_extra(
+    fields: tuple[tuple[str, Kind], ...], data: dict[str, Any], where: str, skip: str
+) -> None:
+    names = {name for name, _ in fields}
+    extra = [k for k in data if k not in names and k != skip]
+    if extra:
+        label = f"field '{where}'" if where else "the message"
+        raise RemoteProtocolError(
+            ErrorCode.EXTRA_FIELD, f"{label} has unexpected field(s): {', '.join(sorted(extra))}"
+        )
 
 
 def dump_fields(fields: tuple[tuple[str, Kind], ...], obj: Any, where: str) -> dict[str, Any]:

@@ -94,8 +94,27 @@ def unpack(payload: bytes) -> Any:
                 ErrorCode.TOO_LARGE, f"msgpack container or string too large ({text})"
             ) from None
         raise RemoteProtocolError(ErrorCode.BAD_ENCODING, "not valid msgpack") from None
-    _check_unpacked(obj, MAX_DEPTH)
+    if _may_be_out_of_shape(payload):
+        _check_unpacked(obj, MAX_DEPTH)
     return obj
+
+
+_FLOAT_TYPES = (b"\xca", b"\xcb")
+_CONTAINER_TYPES = frozenset(range(0x80, 0xA0)) | {0xDC, 0xDD, 0xDE, 0xDF}
+_ALL_BUT_CONTAINER_TYPES = bytes(b for b in range(256) if b not in _CONTAINER_TYPES)
+
+
+def _may_be_out_of_shape(payload: bytes) -> bool:
+    """Whether `payload` could hold a non-finite float or nest deeper than MAX_DEPTH; when not,
+    the walk of `_check_unpacked` can be skipped, and most messages are so.
+
+    Every msgpack float begins with the byte 0xca or 0xcb, so a payload with neither byte
+    anywhere holds no float. Every map and array begins with a byte of its own in 0x80-0x9f or
+    0xdc-0xdf, so nesting deeper than MAX_DEPTH needs more than MAX_DEPTH such bytes. Bytes
+    that merely look like these (inside a string, an integer) only make the answer a yes."""
+    if _FLOAT_TYPES[0] in payload or _FLOAT_TYPES[1] in payload:
+        return True
+    return len(payload.translate(None, _ALL_BUT_CONTAINER_TYPES)) > MAX_DEPTH
 
 
 def _check_unpacked(obj: Any, depth: int) -> None:

@@ -115,6 +115,14 @@ def test_extra_field() -> None:
     assert err.code is ErrorCode.EXTRA_FIELD and "admin" in err.text
 
 
+def test_a_renamed_field_is_reported_as_unexpected() -> None:
+    # As many keys as fields, one of them wrong: the unexpected name is what is reported.
+    data = encode(Join("Ann", None, False))
+    data["nmae"] = data.pop("name")
+    err = refused(data)
+    assert err.code is ErrorCode.EXTRA_FIELD and "nmae" in err.text
+
+
 def test_out_of_range_integer() -> None:
     data = encode(Chat(0, "Ann", "hi"))
     data["seat"] = 9
@@ -137,6 +145,16 @@ def test_control_characters_in_text() -> None:
     assert refused(data).code is ErrorCode.OUT_OF_RANGE
     data["text"] = "abc\u202edef"
     assert refused(data).code is ErrorCode.OUT_OF_RANGE
+
+
+def test_every_ascii_control_character_is_refused_and_other_scripts_are_not() -> None:
+    data = encode(Chat(0, "Ann", "hi"))
+    for code in [*range(0x20), 0x7F, 0x85, 0x9B]:
+        data["text"] = f"hi{chr(code)}there"
+        assert refused(data).code is ErrorCode.OUT_OF_RANGE, hex(code)
+    for text in ("Zoë à Gand", "Ängelholm", "北京", "tab-free text ~!"):
+        data["text"] = text
+        assert decode(unpack(msgpack.packb(data))) == Chat(0, "Ann", text)
 
 
 def test_bad_choice_in_a_nested_record() -> None:

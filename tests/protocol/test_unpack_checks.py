@@ -10,6 +10,7 @@ from typing import Any
 import msgpack
 import pytest
 
+from protocol import wire
 from protocol.errors import ErrorCode, RemoteProtocolError
 from protocol.limits import MAX_DEPTH
 from protocol.wire import check_plain, unpack
@@ -79,3 +80,33 @@ def test_random_data_gets_the_same_verdict_from_both() -> None:
         assert by_unpack(payload) == expected, data
         refused += expected is not None
     assert 300 < refused < 2700, "both kinds of data were tried"
+
+
+def wide_nested(levels: int) -> Any:
+    """Like `nested`, but every level is an array or map of 20 items: their headers are the
+    16- and 32-bit forms (0xdc-0xdf), not the fixed ones."""
+    data: Any = 1
+    for level in range(levels):
+        wide_map = {"x": data, **{f"k{i}": i for i in range(19)}}
+        data = wide_map if level % 2 else [data, *range(19)]
+    return data
+
+
+@pytest.mark.parametrize("levels", [MAX_DEPTH, MAX_DEPTH + 1])
+def test_the_depth_limit_holds_for_large_containers_too(levels: int) -> None:
+    payload = msgpack.packb(wide_nested(levels))
+    assert by_unpack(payload) == by_check_plain(payload)
+    assert (by_unpack(payload) is None) == (levels <= MAX_DEPTH)
+
+
+def test_most_messages_are_not_walked_but_floats_and_deep_data_are(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    walked: list[Any] = []
+    monkeypatch.setattr(wire, "_check_unpacked", lambda obj, depth: walked.append(obj))
+    update = {"type": "update", "seq": 3, "view": {"hand": [1, 2, 3], "top": 140}, "to_act": [1]}
+    unpack(msgpack.packb(update))
+    assert walked == []  # no float, few containers: nothing the walk could find
+    unpack(msgpack.packb({**update, "odd": 0.5}))
+    unpack(msgpack.packb(nested(MAX_DEPTH + 1)))
+    assert len(walked) == 2
