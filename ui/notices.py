@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from protocol.notices import notice_text
+from ui.bot_levels import level_name
 from ui.i18n import N_, _
 
 TEMPLATES = {
@@ -28,6 +29,8 @@ REFUSALS = {
 
 
 def say(code: str, args: dict[str, Any]) -> str:
+    if code == "stand_in" and isinstance(args.get("level"), str):
+        args = {**args, "level": level_name(args["level"])}
     return notice_text(code, args, {k: _(v) for k, v in TEMPLATES.items()})
 
 

@@ -79,7 +79,7 @@ async def test_long_names_and_bot_levels_wrap_whole_in_the_lobby() -> None:
             await pilot.press("y")
             await wait_until(pilot, lambda: "Heuristic" in screen_text(app))
             words = screen_text(app).split()
-            for word in ("(bot,", "heuristic)", "Maximiliane", "Wunderlich", "(you)"):
+            for word in ("(bot,", "medium)", "Maximiliane", "Wunderlich", "(you)"):
                 assert word in words, f"{word!r} is cut"
     finally:
         await host.close()

@@ -21,6 +21,7 @@ from netcards.errors import GameError
 from netcards.options import OptionSpec
 from netcards.registry import all_games, get_game
 from protocol.address import DEFAULT_PORT, DEFAULT_SSH_PORT
+from ui.bot_levels import level_choice
 from ui.i18n import N_, _
 from ui.screens.forms import checkbox
 from ui.session import TablePlan
@@ -73,7 +74,7 @@ class HostSetupScreen(Screen[None]):
                 yield Select([("0", 0)], value=0, id="bots", allow_blank=False)
             yield Label(_("Bot level"))
             yield Select(
-                [(lvl, lvl) for lvl in bot_levels()],
+                [(level_choice(lvl), lvl) for lvl in bot_levels()],
                 value="heuristic",
                 allow_blank=False,
                 id="level",

@@ -29,6 +29,7 @@ from protocol.client import (
 )
 from protocol.messages import Lobby
 from ui import notices
+from ui.bot_levels import level_name
 from ui.failures import link_lost
 from ui.i18n import N_, _, ngettext
 from ui.session import Session, SessionNotice
@@ -155,7 +156,8 @@ class LobbyScreen(Screen[None]):
             if info.kind == "open":
                 name, state = Text(_("(open)"), style="dim"), ""
             elif info.kind == "bot":
-                name = Text(_("{name} (bot, {level})").format(name=info.name, level=info.bot_level))
+                level = level_name(info.bot_level or "")
+                name = Text(_("{name} (bot, {level})").format(name=info.name, level=level))
                 state = ""
             else:
                 name = Text(info.name + (_(" (you)") if info.seat == client.seat else ""))
@@ -170,7 +172,7 @@ class LobbyScreen(Screen[None]):
         note = self.start_note(lobby)
         if client.owner:
             note += "\n" + _("Bots you add play at level {level} (l changes it).").format(
-                level=self.level
+                level=level_name(self.level)
             )
         self.query_one("#lobby-note", Static).update(Text(note.strip()))
         self.refresh_bindings()

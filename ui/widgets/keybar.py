@@ -7,7 +7,11 @@ from textual.app import ComposeResult
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
-from ui.i18n import _
+from ui.i18n import N_, _
+
+TEXTUAL_KEYS = (N_("Dismiss menu"),)
+"""Descriptions of Textual's own bindings that reach this footer (an open list's `esc`): they
+are in the catalogues too, so that no English is left in a translated footer."""
 
 
 class KeyBar(Footer):
