@@ -59,6 +59,23 @@ def test_every_string_the_app_shows_is_in_the_catalogue(language: str) -> None:
     assert not missing, f"{language} misses {len(missing)} strings, e.g. {missing[:5]}"
 
 
+# One way of speaking to the player per language, and one word for the host: a string written
+# later in the other register reads like another program's.
+REGISTER = {
+    "fr": re.compile(r"\b(tu|te|toi|ton|ta|tes)\b|\bt'", re.IGNORECASE),  # "vous" throughout
+    "nl": re.compile(r"\b(u|uw|gastheer)\b", re.IGNORECASE),  # "je" and "host" throughout
+}
+
+
+@pytest.mark.parametrize("language", ["fr", "nl"])
+def test_each_language_speaks_to_the_player_in_one_register(language: str) -> None:
+    messages, plurals = i18n.parse_po((ROOT / "ui" / "locale" / f"{language}.po").read_text())
+    texts = [*messages.values(), *(form for forms in plurals.values() for form in forms)]
+    assert len(texts) > 300
+    other = [text for text in texts if REGISTER[language].search(text)]
+    assert not other, f"{language}: {other[:3]}"
+
+
 def test_the_catalogue_test_notices_a_missing_string(tmp_path: Path) -> None:
     messages, _plurals = i18n.parse_po((ROOT / "ui" / "locale" / "fr.po").read_text())
     assert messages.get("Host a table")
