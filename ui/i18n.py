@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import gettext as _gettext
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from importlib import resources
 
 LANGUAGES = {"en": "English", "fr": "Français", "nl": "Nederlands"}
@@ -119,6 +119,13 @@ def _(message: str) -> str:
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     return _translation.ngettext(singular, plural, n)
+
+
+def names_list(names: Sequence[str]) -> str:
+    """Names as a sentence lists them: "Ann", "Ann and Bea", "Ann, Bea and Cas"."""
+    if len(names) < 2:
+        return "".join(names)
+    return _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
 
 
 def N_(message: str) -> str:

@@ -76,6 +76,26 @@ def test_each_language_speaks_to_the_player_in_one_register(language: str) -> No
     assert not other, f"{language}: {other[:3]}"
 
 
+def test_names_are_listed_the_way_each_language_lists_them() -> None:
+    assert [i18n.names_list(names) for names in ([], ["Ann"], ["Ann", "Bea"])] == [
+        "",
+        "Ann",
+        "Ann and Bea",
+    ]
+    assert i18n.names_list(["Ann", "Bea", "Cas"]) == "Ann, Bea and Cas"
+    i18n.use("fr")
+    assert i18n.names_list(["Ann", "Bea", "Cas"]) == "Ann, Bea et Cas"
+    i18n.use("nl")
+    assert i18n.names_list(["Ann", "Bea"]) == "Ann en Bea"
+    # and the verb agrees with them: one player "is" ready, two "are"
+    waiting = "waiting for {names} to be ready"
+    assert i18n.ngettext(waiting, waiting, 1).format(names="Ann") == "wachten tot Ann klaar is"
+    assert (
+        i18n.ngettext(waiting, waiting, 2).format(names=i18n.names_list(["Ann", "Bea"]))
+        == "wachten tot Ann en Bea klaar zijn"
+    )
+
+
 def test_the_catalogue_test_notices_a_missing_string(tmp_path: Path) -> None:
     messages, _plurals = i18n.parse_po((ROOT / "ui" / "locale" / "fr.po").read_text())
     assert messages.get("Host a table")

@@ -323,7 +323,7 @@ def test_describe_each_revealed_card() -> None:
     )
     assert reveal(first(5), "free_road", cards=2, need=[2, 1, 0]) == (
         "Turned up (from Bo): Completely free road, +2 cards per run "
-        "(Bo, Cy: fewer, their hand is short)"
+        "(Bo and Cy: fewer, their hand is short)"
     )
 
 
@@ -383,7 +383,7 @@ def test_describe_stages_and_the_end() -> None:
     assert screen.describe(over) == "The game is over: Bo wins with 1000 km"
     assert a_screen(1).describe(over) == "The game is over: you win with 1000 km"
     shared = {"kind": "game_end", "scores": [900, 900, 10], "winners": [0, 1]}
-    assert screen.describe(shared) == "The game is over: you, Bo share the win with 900 km"
+    assert screen.describe(shared) == "The game is over: you and Bo share the win with 900 km"
 
 
 def test_result_lines_give_each_stage_and_the_total() -> None:

@@ -29,7 +29,7 @@ from netcards.games.auf_achse.cards import (
 from netcards.games.auf_achse.cards import FREE_ROAD as FREE_ROAD_CARD
 from netcards.games.auf_achse.state import FREE_ROAD, ODOMETER, RUN
 from ui.games.base import GameScreen
-from ui.i18n import N_, _, ngettext
+from ui.i18n import N_, _, names_list, ngettext
 from ui.widgets.cardface import Look
 from ui.widgets.hand import Hand
 
@@ -155,7 +155,7 @@ class AufAchseScreen(GameScreen):
         return "<-/->" if self.ascii_mode else "←/→"
 
     def names(self, seats: list[int]) -> str:
-        return ", ".join(self.name_of(s) for s in seats)
+        return names_list([self.name_of(s) for s in seats])
 
     # -- the table -------------------------------------------------------------------------------
 

@@ -31,7 +31,7 @@ from protocol.messages import Lobby
 from ui import notices
 from ui.bot_levels import level_name
 from ui.failures import link_lost
-from ui.i18n import N_, _, ngettext
+from ui.i18n import N_, _, names_list, ngettext
 from ui.session import Session, SessionNotice
 from ui.widgets.chat import ChatBox
 from ui.widgets.keybar import KeyBar
@@ -214,7 +214,9 @@ class LobbyScreen(Screen[None]):
             ).format(n=open_seats)
         waiting = [s.name for s in lobby.seats if s.kind == "human" and not s.ready]
         if waiting:
-            return _("waiting for {names} to be ready").format(names=", ".join(waiting))
+            return ngettext(
+                "waiting for {names} to be ready", "waiting for {names} to be ready", len(waiting)
+            ).format(names=names_list(waiting))
         return ""
 
     def on_session_notice(self, message: SessionNotice) -> None:
