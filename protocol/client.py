@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import os
 import socket
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,6 +36,7 @@ from protocol.errors import (
 )
 from protocol.events import ConnectionClosed, HandshakeDone, MessageReceived, NeedData
 from protocol.known_hosts import KnownHosts
+from protocol.limits import CHAT_MEMORY
 from protocol.messages import (
     Action,
     AddBot,
@@ -295,6 +297,8 @@ class TableClient:
         self._ever_connected = False
         self._down_since: float | None = None
         self._acted_at: int | None = None
+        self._shown_before: Counter[ChatLine] | None = None
+        """This session's `earlier` chat lines still to be matched with lines already shown."""
 
     # -- what a player does ------------------------------------------------------------------------
 
@@ -431,6 +435,7 @@ class TableClient:
         self._conn = None
 
     async def _session(self) -> None:
+        self._shown_before = None
         reader, writer = await asyncio.wait_for(
             asyncio.open_connection(self.host, self.port, limit=2**16),
             self.settings.connect_timeout,
@@ -551,6 +556,8 @@ class TableClient:
             self._notify(ViewChanged(message.events))
         elif isinstance(message, Chat):
             line = ChatLine(message.seat, message.name, message.text)
+            if message.earlier and self._shown_already(line):
+                return
             self.chat.append(line)
             self._notify(line)
         elif isinstance(message, TableNotice) and message.code == "taken_back":
@@ -598,6 +605,17 @@ class TableClient:
                 self._closed_by_host()
                 return
             raise ConnectionError(f"the host left: {message.reason or 'no reason given'}")
+
+    def _shown_already(self, line: ChatLine) -> bool:
+        """Whether an `earlier` line is one we showed before our link dropped. The host sends
+        its last lines to every connection that joins; only those said while we were away are
+        news. Counted, so that a line said twice is shown twice."""
+        if self._shown_before is None:
+            self._shown_before = Counter(self.chat[-CHAT_MEMORY:])
+        if self._shown_before[line] > 0:
+            self._shown_before[line] -= 1
+            return True
+        return False
 
     def _taken_back(self, first: object, run: object) -> None:
         """The host came back from a crash without action `first` and those after it: if we

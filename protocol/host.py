@@ -15,8 +15,9 @@ import contextlib
 import math
 import os
 import time
+from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from netcards.errors import FutureMove, GameError, StaleMove
@@ -45,7 +46,7 @@ from protocol.fanout import audit_messages, history_messages, snapshot_for, upda
 from protocol.host_connection import HostConnection
 from protocol.identity import IdentityKey
 from protocol.journal_file import JournalWriter
-from protocol.limits import PROTOCOL_VERSION
+from protocol.limits import CHAT_MEMORY, PROTOCOL_VERSION
 from protocol.liveness import Liveness
 from protocol.messages import (
     Action,
@@ -98,6 +99,8 @@ class HostSettings:
     chat_burst: int = 8
     chat_per_second: float = 1.0
     chat_abuse_limit: int = 20
+    chat_memory: int = CHAT_MEMORY
+    """The last lines of chat a player who sits down, watches or comes back is sent first."""
     ping_interval: float = 5.0
     ping_timeout: float = 20.0
     turn_clock: float = 0.0
@@ -203,6 +206,7 @@ class TableHost:
         self._journal_started = table.phase != "lobby"
         self._sync_timer: asyncio.TimerHandle | None = None
         self._run: int | None = None
+        self._chat: deque[Chat] = deque(maxlen=self.settings.chat_memory)
         """A number of this run of the host, new at every start: a client told that actions
         were taken back heeds it once per run (`taken_back`'s `run`)."""
 
@@ -640,6 +644,7 @@ class TableHost:
             self.log(f"{peer.label} watches")
             self._broadcast_lobby()
             self._catch_up(peer)
+            self._earlier_chat(peer)
             return
         if join.resume is not None:
             try:
@@ -663,6 +668,7 @@ class TableHost:
             self.log(f"{peer.label} is back in seat {seat.index}")
             self._broadcast_lobby()
             self._catch_up(peer)
+            self._earlier_chat(peer)
             self._schedule_bots()
             self._sync_clock()
             return
@@ -682,6 +688,7 @@ class TableHost:
         self._send(peer, Seated(seat.index, token, False, owner))
         self.log(f"{peer.label} sits in seat {seat.index}")
         self._broadcast_lobby()
+        self._earlier_chat(peer)
 
     def _catch_up(self, peer: Peer) -> None:
         """A (re)joining peer mid-game gets the start, its whole log and a snapshot."""
@@ -717,7 +724,15 @@ class TableHost:
             self._refuse(peer, ErrorCode.REFUSED, "you are sending chat too fast; slow down")
             return
         peer.chat_allowance -= 1
-        self._to_everyone(Chat(peer.seat, peer.name, say.text))
+        line = Chat(peer.seat, peer.name, say.text)
+        self._chat.append(line)
+        self._to_everyone(line)
+
+    def _earlier_chat(self, peer: Peer) -> None:
+        """What the table said before `peer` came: a newcomer, or a player back from a dropped
+        link, reads the conversation it joins (its client skips lines it already showed)."""
+        for line in self._chat:
+            self._send(peer, replace(line, earlier=True))
 
     def _notice(self, code: str, **args: Any) -> None:
         self._to_everyone(TableNotice(code, args))

@@ -7,7 +7,7 @@ A second implementation must apply the same numbers, or peers will refuse its me
 
 from __future__ import annotations
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 """The version both ends announce in their hello; any difference ends the handshake."""
 
 LENGTH_PREFIX = 4
@@ -30,3 +30,6 @@ MAX_CONTAINER = 4096
 
 MAX_SEATS = 8
 """Seats at one table; seat numbers run from 0 to MAX_SEATS - 1."""
+
+CHAT_MEMORY = 20
+"""Most lines of chat, said before a connection joined, that the host sends it again."""

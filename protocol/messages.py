@@ -450,7 +450,10 @@ class Say(Message):
 @message
 @dataclass(frozen=True, slots=True)
 class Chat(Message):
-    """A line of chat relayed to everyone, with who said it (seat nil: a spectator or the host)."""
+    """A line of chat relayed to everyone, with who said it (seat nil: a spectator or the host).
+
+    `earlier`: said before this connection joined, and sent again so that a newcomer, or a
+    player coming back, can read what the table was saying."""
 
     TYPE: ClassVar[str] = "chat"
     SENDER: ClassVar[Sender] = "host"
@@ -458,6 +461,7 @@ class Chat(Message):
     seat: Annotated[int | None, Opt(SEAT)]
     name: Annotated[str, Text(0, 32)]
     text: Annotated[str, Text(1, 500)]
+    earlier: Annotated[bool, Bool()] = False
 
 
 @message

@@ -107,3 +107,29 @@ def test_a_late_move_after_the_turn_clock_played_is_refused_and_never_applied(
         client.close()
     finally:
         server.kill()
+
+
+def test_a_newcomer_gets_the_chat_said_before_it_came_marked_earlier(tmp_path: Path) -> None:
+    server, port, _ = host(tmp_path, "--game", "via-gladiola", "--players", "3", "--port", "0")
+    try:
+        ann = OutsideClient(port)
+        join(ann, "Ann")
+        ann.send("say", text="anyone for a walk?")
+        live = ann.receive()
+        while live["type"] != "chat":
+            live = ann.receive()
+        assert live == {
+            "type": "chat", "seat": 0, "name": "Ann", "text": "anyone for a walk?",
+            "earlier": False,
+        }  # fmt: skip
+        bea = OutsideClient(port)
+        join(bea, "Bea")
+        said = bea.receive()
+        while said["type"] != "chat":
+            said = bea.receive()
+        assert said == {**live, "earlier": True}
+        for client in (ann, bea):
+            client.send("leave", reason="done")
+            client.close()
+    finally:
+        server.kill()

@@ -233,6 +233,7 @@ def one_of_each() -> list[Message]:
         Say("good luck"),
         Chat(0, "Ann", "good luck"),
         Chat(None, "Watcher", "hello"),
+        Chat(1, "Bea", "said before you came", earlier=True),
         Ping(7),
         Pong(7),
         Leave("bye"),
