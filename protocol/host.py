@@ -206,9 +206,10 @@ class TableHost:
         self._journal_started = table.phase != "lobby"
         self._sync_timer: asyncio.TimerHandle | None = None
         self._run: int | None = None
-        self._chat: deque[Chat] = deque(maxlen=self.settings.chat_memory)
         """A number of this run of the host, new at every start: a client told that actions
         were taken back heeds it once per run (`taken_back`'s `run`)."""
+        self._chat: deque[Chat] = deque(maxlen=self.settings.chat_memory)
+        """The last lines said, for those who join later (`_earlier_chat`)."""
 
     # -- life cycle -------------------------------------------------------------------------------
 
