@@ -22,12 +22,13 @@ CHOICES = {
 
 
 def level_name(level: str) -> str:
-    """`medium` for "heuristic", `hard (search:1s)` for a budget; an unknown level as it is."""
+    """`medium` for "heuristic", `hard, search:1s` for a budget (it often stands in brackets
+    already); an unknown level as it is."""
     base, _sep, setting = level.partition(":")
     name = NAMES.get(base)
     if name is None:
         return level
-    return f"{_(name)} ({level})" if setting else _(name)
+    return f"{_(name)}, {level}" if setting else _(name)
 
 
 def level_choice(level: str) -> str:

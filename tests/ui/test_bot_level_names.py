@@ -28,8 +28,8 @@ def test_each_level_is_named_by_how_hard_it_plays() -> None:
         "hard",
     ]
     # a budget says how long the bot thinks: it stays beside the name
-    assert level_name("search:1s") == "hard (search:1s)"
-    assert level_name("search:200") == "hard (search:200)"
+    assert level_name("search:1s") == "hard, search:1s"
+    assert level_name("search:200") == "hard, search:200"
     # a level this program does not know (a newer host's) is shown as the host names it
     assert level_name("oracle") == "oracle"
 
@@ -43,7 +43,7 @@ def test_every_level_the_engine_offers_has_a_name_and_a_line_in_the_list() -> No
 def test_names_follow_the_player_s_language() -> None:
     i18n.use("fr")
     assert level_name("heuristic") == "moyen"
-    assert level_name("search:1s") == "difficile (search:1s)"
+    assert level_name("search:1s") == "difficile, search:1s"
     assert level_choice("random") == "facile\N{NO-BREAK SPACE}: joue un coup permis au hasard"
     i18n.use("nl")
     assert level_name("search") == "moeilijk"
