@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from protocol.client import TableClient
+from protocol.known_hosts import KnownHosts
 from tests.ui.pilots import screen_text, wait_until
 from tests.ui.tables import open_host
 from ui.app import JoinPlan, make_app
@@ -101,3 +105,25 @@ async def test_the_ready_column_in_ascii_speaks_the_player_s_language() -> None:
         i18n.use("en")
     assert rows and not any(re.search(r"\byes\b", row) for row in rows), rows
     assert any(re.search(r"\bja\b", row) for row in rows), rows
+
+
+async def test_a_player_who_joins_reads_what_the_table_said_before(tmp_path: Path) -> None:
+    host = await open_host(players=3)
+    ann = TableClient(f"127.0.0.1:{host.port}", "Ann", KnownHosts(tmp_path / "ann_hosts"))
+    runner = asyncio.create_task(ann.run())
+    app = make_app(settings=UserSettings(name="Bea"), join=JoinPlan(f"127.0.0.1:{host.port}"))
+    try:
+        for _ in range(200):
+            if ann.lobby is not None:
+                break
+            await asyncio.sleep(0.02)
+        await ann.say("we start at eight")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: on(pilot, "Confirm"))
+            await pilot.press("y")
+            await wait_until(pilot, lambda: on(pilot, "LobbyScreen"))
+            await wait_until(pilot, lambda: "we start at eight" in screen_text(app))
+            assert "Ann" in screen_text(app)
+    finally:
+        runner.cancel()
+        await host.close()
