@@ -4,6 +4,7 @@ read the conversation they join, each line once, over real sockets to a real hos
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -110,7 +111,11 @@ async def test_only_the_last_lines_are_kept_for_newcomers(tmp_path: Path) -> Non
 async def test_a_player_back_from_a_dropped_link_reads_what_was_said_meanwhile_once(
     tmp_path: Path,
 ) -> None:
-    server, port, _ = host(tmp_path, "--game", "via-gladiola", "--players", "2", "--port", "0")
+    journal = tmp_path / "game.journal"
+    server, port, _ = host(
+        tmp_path, "--game", "via-gladiola", "--players", "2", "--port", "0",
+        "--journal", str(journal),
+    )  # fmt: skip
     guests: list[Guest] = []
     try:
         ann, bea = Guest(port, "Ann", tmp_path), Guest(port, "Bea", tmp_path)
@@ -155,6 +160,12 @@ async def test_a_player_back_from_a_dropped_link_reads_what_was_said_meanwhile_o
             ("Ann", "shall we?"),
             ("Ann", "where did Bea go?"),
         ]
+        # The table's memory of the chat is the host's memory: nothing of it is on the disk.
+        assert journal.exists()
+        folders = [tmp_path, Path(os.environ["NETCARDS_DATA_DIR"]).parent]
+        files = [f for folder in folders for f in folder.rglob("*") if f.is_file()]
+        assert journal in files
+        assert not [f for f in files if b"where did Bea go?" in f.read_bytes()]
         shown = [n for n in notices if isinstance(n, ChatLine)]
         assert [(n.name, n.text) for n in shown] == [
             ("Ann", "shall we?"),
