@@ -3,8 +3,11 @@ the form's player count, and its padding and rule once shifted that field and dr
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.widgets import Select
 
+from netcards.registry import all_games, get_game
 from tests.ui.pilots import wait_until
 from ui.app import make_app
 from ui.user_settings import UserSettings
@@ -23,3 +26,34 @@ async def test_every_choice_of_the_host_form_starts_in_the_same_column() -> None
         assert {field.styles.border_bottom[0] for field in fields} == {
             fields[0].styles.border_bottom[0]
         }
+
+
+async def test_every_option_of_every_game_is_shown_at_80x24() -> None:
+    """The game's own options sit below the host's fields: scrolled to, each one is on the
+    screen with its height, and the first player can only be one of the table's seats."""
+    app = make_app(settings=UserSettings(name="Ann"), ascii_mode=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("h")
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "HostSetupScreen")
+        screen: Any = app.screen
+        for game in sorted(all_games()):
+            screen.query_one("#game", Select).value = game
+            await pilot.pause(0.2)
+            specs = get_game(game).option_specs
+            assert specs
+            for spec in specs:
+                field = screen.query_one(f"#opt-{spec.name}")
+                field.focus()
+                await pilot.pause(0.1)
+                region = field.region
+                assert region.height > 0, (game, spec.name, region)
+                assert region.y >= 0 and region.bottom <= 24, (game, spec.name, region)
+            seat_specs = [s for s in specs if s.kind == "seat"]
+            for spec in seat_specs:
+                players = screen.query_one("#players", Select)
+                for count in (get_game(game).min_players, get_game(game).max_players):
+                    players.value = count
+                    await pilot.pause(0.1)
+                    first = screen.query_one(f"#opt-{spec.name}", Select)
+                    seats = [value for _label, value in first._options if value != "random"]
+                    assert len(seats) == count, (game, count, seats)

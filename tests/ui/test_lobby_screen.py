@@ -127,3 +127,24 @@ async def test_a_player_who_joins_reads_what_the_table_said_before(tmp_path: Pat
     finally:
         runner.cancel()
         await host.close()
+
+
+async def test_the_lobby_chat_takes_the_height_and_page_up_reads_back() -> None:
+    """At 80x24 the lobby's chat shows more than a handful of lines, and page up brings back
+    the first line once later ones pushed it out, with the seats' list focused or the chat's."""
+    plan = TablePlan("via-gladiola", 3, {}, bind="127.0.0.1", port=0, discovery=False)
+    app = make_app(settings=UserSettings(name="Ann"), ascii_mode=False, host=plan)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: on(pilot, "LobbyScreen"))
+        await wait_until(pilot, lambda: "Host fingerprint" in screen_text(app))
+        for n in range(1, 31):
+            await pilot.press("c", *f"line {n}", "enter")
+        await wait_until(pilot, lambda: "line 30" in screen_text(app))
+        shown = [n for n in range(1, 31) if re.search(rf"\bline {n}\b", screen_text(app))]
+        assert len(shown) >= 12, shown
+        assert 1 not in shown
+        for focus in ((), ("c",)):
+            await pilot.press(*focus, *["pageup"] * 4)
+            await wait_until(pilot, lambda: re.search(r"\bline 1\b", screen_text(app)))
+            await pilot.press(*["pagedown"] * 4, *(["escape"] if focus else []))
+            await wait_until(pilot, lambda: "line 30" in screen_text(app))

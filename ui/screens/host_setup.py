@@ -36,6 +36,12 @@ class FieldError(ValueError):
         self.field = field
 
 
+def seat_choices(players: int) -> list[tuple[str, str]]:
+    """A seat option's choices: random, or one of the table's seats, counted from 1 as the
+    table shows them."""
+    return [(_("random"), "random")] + [(str(i + 1), str(i)) for i in range(players)]
+
+
 class HostSetupScreen(Screen[None]):
     """Host a table, or practise against bots.
 
@@ -133,10 +139,17 @@ class HostSetupScreen(Screen[None]):
             await box.mount(*self.option_widgets(spec))
 
     def players_changed(self) -> None:
-        if self.practise:
-            return
         value = self.query_one("#players", Select).value
         n = value if isinstance(value, int) else 2
+        for spec in get_game(self.game_id).option_specs:
+            if spec.kind == "seat" and self.query(f"#opt-{spec.name}"):
+                first = self.query_one(f"#opt-{spec.name}", Select)
+                chosen = first.value
+                first.set_options(seat_choices(n))
+                if isinstance(chosen, str) and chosen != "random" and int(chosen) < n:
+                    first.value = chosen
+        if self.practise:
+            return
         bots = self.query_one("#bots", Select)
         bots.set_options([(str(k), k) for k in range(n)])
         bots.value = 0
@@ -148,8 +161,9 @@ class HostSetupScreen(Screen[None]):
             ascii_mode = bool(getattr(self.app, "ascii_mode", False))
             return [checkbox(spec.help, bool(spec.default), id=wid, ascii_mode=ascii_mode)]
         if spec.kind == "seat":
-            choices = [(_("random"), "random")] + [(str(i + 1), str(i)) for i in range(8)]
-            return [label, Select(choices, value="random", allow_blank=False, id=wid)]
+            players = self.query_one("#players", Select).value
+            n = players if isinstance(players, int) else get_game(self.game_id).max_players
+            return [label, Select(seat_choices(n), value="random", allow_blank=False, id=wid)]
         if spec.kind == "deck":
             return [
                 Label(_("Deck file (empty: the house deck)")),

@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, RichLog, Static
 
 from netcards.bots.base import bot_levels
 from netcards.registry import get_game
@@ -47,6 +47,7 @@ class LobbyScreen(Screen[None]):
     | l | (owner) Change the level of the next bots |
     | x | (owner) Take the bot out of the selected seat |
     | c | Chat |
+    | page up / page down | Scroll the chat |
     | escape | Leave the table |
     """
 
@@ -56,6 +57,9 @@ class LobbyScreen(Screen[None]):
         Binding("l", "level", N_("Bot level")),
         Binding("x", "remove_bot", N_("Remove bot")),
         Binding("c", "chat", N_("Chat")),
+        # Above the seats' list, which would scroll itself: the chat is what grows.
+        Binding("pageup", "scroll_chat(-1)", show=False, priority=True),
+        Binding("pagedown", "scroll_chat(1)", show=False, priority=True),
         Binding("escape", "back", N_("Leave")),
     ]
 
@@ -283,6 +287,13 @@ class LobbyScreen(Screen[None]):
 
     def action_chat(self) -> None:
         self.query_one("#chat-input").focus()
+
+    def action_scroll_chat(self, direction: int) -> None:
+        lines = self.query_one("#chat-lines", RichLog)
+        if direction < 0:
+            lines.scroll_page_up(animate=False)
+        else:
+            lines.scroll_page_down(animate=False)
 
     def action_back(self) -> None:
         if self.focused is not None and self.focused.id == "chat-input":
