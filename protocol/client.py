@@ -28,6 +28,7 @@ from protocol.client_connection import ClientConnection
 from protocol.deal_witness import DealTampered, DealWitness
 from protocol.errors import (
     STREAM_ERRORS,
+    ErrorCode,
     HostKeyChanged,
     PasswordRequired,
     ProtocolError,
@@ -174,7 +175,8 @@ class Failed:
     `wrong_password`, `password_required`, `table_full`...), or one of the client's own:
     `untrusted` (the user did not trust the host's key), `unknown_host` (the name resolves to
     no machine), `no_listener` (nobody listens there), `no_answer` and `unreachable` (a first
-    connection that never reached a table), `lost` (a table lost for too long). The client's
+    connection that never reached a table), `not_a_table` (something answered there, but not a
+    netcards host), `lost` (a table lost for too long). The client's
     own codes are never the protocol's (the host's `refused` and `timeout` are its answers).
     """
 
@@ -295,6 +297,8 @@ class TableClient:
         self._leaving = False
         self._done = asyncio.Event()
         self._ever_connected = False
+        self._handshaking = False
+        """Connected, the handshake not done: what fails now says the peer is no table."""
         self._down_since: float | None = None
         self._acted_at: int | None = None
         self._shown_before: Counter[ChatLine] | None = None
@@ -399,6 +403,9 @@ class TableClient:
                 if isinstance(exc, socket.gaierror):
                     reason = f"no machine named {self.host} was found"
                 code = _failure_code(exc)
+                if self._handshaking and code in NOT_A_TABLE:
+                    code = "not_a_table"
+                    reason = f"{self.address} answered, but not as a netcards table ({reason})"
             finally:
                 self.connected = False
                 self._hang_up()
@@ -436,10 +443,12 @@ class TableClient:
 
     async def _session(self) -> None:
         self._shown_before = None
+        self._handshaking = False
         reader, writer = await asyncio.wait_for(
             asyncio.open_connection(self.host, self.port, limit=2**16),
             self.settings.connect_timeout,
         )
+        self._handshaking = True
         pinned = self.known_hosts.lookup(self.pin_name)
         conn = ClientConnection(self.random_bytes, password=self.password, pinned_host_key=pinned)
         self._conn, self._writer = conn, writer
@@ -497,6 +506,7 @@ class TableClient:
             await writer.drain()
 
     async def _handshake_done(self, done: HandshakeDone, first_contact: bool) -> None:
+        self._handshaking = False
         self.fingerprint = done.fingerprint
         if first_contact:
             if self.trust is not None and not await self.trust(done.fingerprint):
@@ -729,6 +739,17 @@ class TableClient:
         if not self._done.is_set():
             self._notify(TableClosed(self.standings, self.verdict))
             self._done.set()
+
+
+NOT_A_TABLE = frozenset(
+    {"no_answer", ErrorCode.UNEXPECTED_MESSAGE.value}
+    | {code.value for code in STREAM_ERRORS}
+    - {ErrorCode.AUTHENTICATION_FAILED, ErrorCode.COUNTER_EXHAUSTED, ErrorCode.TIMEOUT}
+)
+"""Failures that, before the handshake is done, say the peer does not speak our protocol: it
+stays silent (a server waiting for its own kind of request), or what it sends is no frame or
+no handshake message. A host that ends the handshake with an `error` is a netcards host (its
+reason arrives as `peer_error`, or as the reason itself)."""
 
 
 def _failure_code(exc: BaseException) -> str:

@@ -57,6 +57,7 @@ class ErrorCode(StrEnum):
     TIMEOUT = "timeout"
     INTERNAL = "internal"
     THROTTLED = "throttled"
+    REPLACED = "replaced"
 
 
 STREAM_ERRORS = frozenset(

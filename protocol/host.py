@@ -276,6 +276,11 @@ class TableHost:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._server.wait_closed(), 2)
         if self.journal is not None:
+            # Closed on purpose: its players have the results so far and forgot their seats,
+            # so `host --resume` refuses this journal instead of reopening a table nobody
+            # can come back to.
+            with contextlib.suppress(OSError):
+                self.journal.append({"type": "closed"})
             self.journal.close()
 
     async def linger(self, seconds: float) -> None:
@@ -659,7 +664,14 @@ class TableHost:
                 if other is not peer and other.seat == seat.index and other.joined:
                     self.log(f"{other.label} replaced by a newer connection")
                     other.seat = None
-                    self._close(other)
+                    # Said, so that a program still alive there stops instead of coming back
+                    # with the same token and pushing the newer one out in turn, for ever.
+                    self._refuse(
+                        other,
+                        ErrorCode.REPLACED,
+                        "a newer connection took this seat with its seat token",
+                        fatal=True,
+                    )
             peer.seat, peer.token = seat.index, seat.token
             self._cancel_grace(seat.index)
             owner = seat.token == self.owner_token

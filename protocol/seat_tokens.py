@@ -5,6 +5,11 @@ Next to the token the file keeps the client's notes on the deal (`DealWitness.to
 the host committed to and what was pledged before our part was revealed. A restarted program
 then holds the host to the same deal instead of believing whatever it is told next. The file
 is readable by the user alone and deleted when the game is over.
+
+Two programs of one user at one table under one name would read the same file and hold the
+same token, and each would push the other out of the seat in turn. So a program that plays a
+seat claims its file first (`claim`): a lock the system drops when the program ends, however
+it ends, so a crashed program's seat is free for the next one at once.
 """
 
 from __future__ import annotations
@@ -15,14 +20,45 @@ import os
 from pathlib import Path
 from typing import Any
 
+try:
+    import fcntl
+except ImportError:  # not on Windows: there, claims hold nothing
+    fcntl = None  # type: ignore[assignment]
+
+
+class SeatClaim:
+    """This program's hold on one seat file, until `release` or the program's end."""
+
+    def __init__(self, fd: int | None) -> None:
+        self._fd = fd
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # closing the descriptor drops the lock
+            self._fd = None
+
 
 class SeatTokens:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
 
-    def _path(self, address: str, name: str) -> Path:
+    def _path(self, address: str, name: str, suffix: str = ".token") -> Path:
         key = hashlib.sha256(f"{address}\n{name}".encode()).hexdigest()[:32]
-        return self.folder / f"{key}.token"
+        return self.folder / f"{key}{suffix}"
+
+    def claim(self, address: str, name: str) -> SeatClaim | None:
+        """The seat file of `name` at `address` for this program alone, or None while another
+        program holds it."""
+        if fcntl is None:
+            return SeatClaim(None)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self._path(address, name, ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            return None
+        return SeatClaim(fd)
 
     def _read(self, address: str, name: str) -> dict[str, Any]:
         try:

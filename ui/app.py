@@ -24,7 +24,7 @@ from textual.screen import Screen
 
 from protocol.client import Failed, GameStarted, SeatTaken, TableClosed, TokenRefused
 from protocol.deal_witness import DealWitness
-from protocol.seat_tokens import SeatTokens
+from protocol.seat_tokens import SeatClaim, SeatTokens
 from protocol.settings import data_dir
 from ui.ascii_filter import AsciiFilter
 from ui.failures import explain
@@ -97,6 +97,7 @@ class NetcardsApp(App[None]):
         self.bot_delay = settings.bot_delay if bot_delay is None else bot_delay
         self.session: Session | None = None
         self.last_plan: TablePlan | JoinPlan | None = None
+        self.seat_claims: dict[tuple[str, str], SeatClaim] = {}
         self.host_log: list[str] = []
         self.keys = KeysInOrder(self)
         self.ascii_filter = AsciiFilter()
@@ -301,6 +302,19 @@ class NetcardsApp(App[None]):
     ) -> None:
         await self.close_session()
         tokens = SeatTokens(data_dir() / "seats")
+        if not spectator and not self.claim_seat(tokens, address, name):
+            self.back_to_menu()
+            why = _(
+                "Another netcards program of yours is already at {address} as {name}: "
+                "choose another name."
+            ).format(address=address, name=name)
+            self.push_screen(
+                JoinScreen(
+                    address, name, password=password, spectator=spectator, error=why,
+                    focus="name",
+                )
+            )  # fmt: skip
+            return
         session = await join_table(
             address, name, self.post_message, password=password, spectator=spectator,
             trust=self.ask_trust,
@@ -334,6 +348,20 @@ class NetcardsApp(App[None]):
         session, self.session = self.session, None
         if session is not None:
             await session.close()
+        claims, self.seat_claims = self.seat_claims, {}
+        for claim in claims.values():
+            claim.release()
+
+    def claim_seat(self, tokens: SeatTokens, address: str, name: str) -> bool:
+        """Whether this program holds (now, or already) the seat file of `name` at `address`:
+        false while another of the user's programs plays that seat (see `SeatTokens.claim`)."""
+        if (address, name) in self.seat_claims:
+            return True
+        claim = tokens.claim(address, name)
+        if claim is None:
+            return False
+        self.seat_claims[address, name] = claim
+        return True
 
     def on_session_notice(self, message: SessionNotice) -> None:
         notice = message.notice
@@ -399,7 +427,8 @@ class NetcardsApp(App[None]):
             addresses += session.addresses
         tokens = SeatTokens(data_dir() / "seats")
         for address in addresses:
-            tokens.save(address, client.name, client.token, client.deal.to_data())
+            if self.claim_seat(tokens, address, client.name):  # never another program's file
+                tokens.save(address, client.name, client.token, client.deal.to_data())
 
     def table_closed(self, notice: TableClosed) -> None:
         """The host closed the table: the results so far when a game was on, else a word."""
@@ -469,7 +498,13 @@ class NetcardsApp(App[None]):
             self.open_table(plan)
         elif isinstance(plan, JoinPlan):
             self.back_to_menu()
-            self.show_join(plan.address)
+            # The same table, as the same person: only `enter` is left to press.
+            self.push_screen(
+                JoinScreen(
+                    plan.address, plan.name or self.settings.name, password=plan.password,
+                    spectator=plan.spectator,
+                )
+            )  # fmt: skip
         else:
             self.back_to_menu()
 

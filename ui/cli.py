@@ -23,6 +23,7 @@ from netcards.table import Table, clean_name
 from protocol.address import DEFAULT_PORT, DEFAULT_SSH_PORT, AddressError
 from protocol.journal_file import JournalError
 from protocol.settings import DISCOVERY_PORT
+from ui.journals import new_journal_path
 
 EXIT_USAGE = 2
 PASSWORD_VARIABLE = "NETCARDS_PASSWORD"
@@ -167,7 +168,11 @@ def _build_parser() -> argparse.ArgumentParser:
     bot.add_argument(
         "--level", default="heuristic", help="random, heuristic, search, search:N or search:Xs"
     )
-    bot.add_argument("--name", default="Bot", help="the bot's name at the table (default: Bot)")
+    bot.add_argument(
+        "--name",
+        help="the bot's name at the table (default: Bot, or Bot 2, Bot 3... when another bot "
+        "of yours is at the table as Bot already)",
+    )
     _password_options(bot, "the table's password, if it has one")
     bot.add_argument("--delay", type=float, default=0.0, help="seconds to wait before each move")
     bot.add_argument("--log", type=Path, help="append every message received (decrypted) here")
@@ -402,7 +407,7 @@ def _host(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         for seat in range(config.players - args.bots, config.players):
             table.add_bot(args.bot_level, seat)
         table.set_stand_in_level(args.stand_in)
-        port, journal = None, args.journal or headless.default_journal(game.id)
+        port, journal = None, args.journal or new_journal_path(game.id)
     if args.port is not None:
         port = args.port
     if port is None:
@@ -431,12 +436,13 @@ def _bot(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         headless.run_bot(
             args.address,
             args.level,
-            args.name,
+            args.name or "Bot",
             resolve_password(args),
             out,
             err,
             args.log,
             args.delay,
+            numbered=args.name is None,
         )
     )
 

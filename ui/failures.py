@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from protocol.address import AddressError, parse_address
+from protocol.address import DEFAULT_PORT, AddressError, parse_address
 from protocol.client import Failed, LinkDown
 from ui.i18n import N_, _
 
@@ -54,6 +54,22 @@ def explain(failed: Failed, address: str, *, refused_deal: bool = False) -> Expl
                 "{address} does not answer: check the address, or whether a firewall blocks it."
             ).format(address=address),
             "address",
+        )
+    if code == "not_a_table":
+        return Explained(
+            _(
+                "{address} answered, but it is not a netcards table: check the port "
+                "(netcards uses {port} unless the host chose another)."
+            ).format(address=address, port=DEFAULT_PORT),
+            "address",
+        )
+    if code == "replaced":
+        return Explained(
+            _(
+                "Another program took your seat at this table (netcards started again, or a "
+                "second copy joining under your name): this one has left it."
+            ),
+            None,
         )
     if code == "unreachable":
         return Explained(

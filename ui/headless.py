@@ -14,7 +14,6 @@ import json
 import os
 import signal
 import sys
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,7 +41,7 @@ from protocol.deal_witness import DealWitness
 from protocol.discovery import discover
 from protocol.host import HostSettings, TableHost
 from protocol.identity_store import load_or_create_identity
-from protocol.journal_file import JournalWriter, read_journal
+from protocol.journal_file import JournalError, JournalWriter, read_journal
 from protocol.known_hosts import KnownHosts
 from protocol.messages import Message, encode
 from protocol.notices import notice_text
@@ -58,11 +57,6 @@ def result_line(outcome: Outcome) -> str:
 
 def known_hosts() -> KnownHosts:
     return KnownHosts(config_dir() / "known_hosts")
-
-
-def default_journal(game_id: str) -> Path:
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    return data_dir() / "journals" / f"{stamp}-{game_id}-{os.getpid()}.journal"
 
 
 @dataclass
@@ -218,9 +212,46 @@ async def run_bot(
     err: IO[str],
     trace: Path | None = None,
     delay: float = 0.0,
+    numbered: bool = False,
 ) -> int:
-    """A headless player: takes a seat, plays with a bot's brain, checks the deal at the end."""
+    """A headless player: takes a seat, plays with a bot's brain, checks the deal at the end.
+
+    Another program of this user already at the table under `name` keeps it: a bot whose name
+    was not chosen (`numbered`) takes the next free one (Bot 2, Bot 3...), else it stops."""
     tokens = SeatTokens(data_dir() / "seats")
+    claim = tokens.claim(address, name)
+    base = name
+    for n in range(2, 100 if numbered else 2):
+        if claim is not None:
+            break
+        name = f"{base} {n}"
+        claim = tokens.claim(address, name)
+    if claim is None:
+        err.write(
+            f"{base}: another netcards program of yours is already at {address} as {base}; "
+            "give this one another --name\n"
+        )
+        return 2
+    try:
+        return await _play_as_bot(
+            address, level, name, password, out, err, tokens, trace=trace, delay=delay
+        )
+    finally:
+        claim.release()
+
+
+async def _play_as_bot(
+    address: str,
+    level: str,
+    name: str,
+    password: str | None,
+    out: IO[str],
+    err: IO[str],
+    tokens: SeatTokens,
+    *,
+    trace: Path | None,
+    delay: float,
+) -> int:
     client = TableClient(
         address,
         name,
@@ -279,6 +310,8 @@ async def run_bot(
                 tokens.forget(address, name)
                 err.write(f"{name}: {notice.text}; joining as a new player\n")
             elif isinstance(notice, HostRefused):
+                if notice.fatal:
+                    continue  # the client gives up, and its `Failed` says why, once
                 err.write(f"{name}: the host refused: {notice.text}\n")
                 refusals += 1
                 if refusals < 3:
@@ -341,7 +374,8 @@ async def run_discover(
         info = t.info
         out.write(
             f"{t.address:<24} {info.name:<24} {info.game:<14} "
-            f"{info.free}/{info.players} free  fingerprint {info.fingerprint}\n"
+            f"{info.free}/{info.players} free  {'password' if info.password else 'open    '}  "
+            f"fingerprint {info.fingerprint}\n"
         )
     return 0
 
@@ -350,7 +384,13 @@ def load_resumed_table(path: Path) -> tuple[Table, int | None]:
     """The table of a journal, and the port it listened on (to listen there again)."""
     records = read_journal(path)
     port = next((int(r["port"]) for r in records if r.get("type") == "listen"), None)
-    return Table.from_journal(records), port
+    table = Table.from_journal(records)
+    if table.phase != "over" and any(r.get("type") == "closed" for r in records):
+        raise JournalError(
+            f"{path}: its host closed this table on purpose, and its players were given the "
+            "results so far: there is nothing to resume (a journal is for a host that crashed)"
+        )
+    return table, port
 
 
 def main_loop(coro: Any) -> int:

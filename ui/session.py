@@ -28,7 +28,8 @@ from protocol.identity_store import load_or_create_identity
 from protocol.journal_file import JournalWriter
 from protocol.known_hosts import KnownHosts
 from protocol.lan import lan_addresses
-from protocol.settings import config_dir, data_dir
+from protocol.settings import config_dir
+from ui.journals import new_journal_path
 
 if TYPE_CHECKING:
     from ui.ssh_door import SshDoor
@@ -148,8 +149,7 @@ async def open_table(
         table.add_bot(plan.bot_level, seat)
     table.set_stand_in_level(plan.stand_in_level)
     identity = load_or_create_identity(config_dir())
-    stamp = random_bytes(4).hex()
-    journal = JournalWriter(data_dir() / "journals" / f"{game.id}-{stamp}.journal")
+    journal = JournalWriter(new_journal_path(game.id))
     host = TableHost(
         table,
         identity,

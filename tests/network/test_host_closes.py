@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -105,7 +107,7 @@ async def test_a_host_that_dies_leaves_its_players_waiting_to_reconnect(tmp_path
 
 
 def test_a_headless_host_stopped_tells_its_bots_with_the_results_so_far(tmp_path: Path) -> None:
-    from tests.network.processes import bot, host, wait_for
+    from tests.network.processes import NETCARDS, bot, host, wait_for
 
     server, port, _ = host(
         tmp_path, "--game", "via-gladiola", "--players", "2", "--port", "0", "--bot-delay", "0.2",
@@ -124,6 +126,15 @@ def test_a_headless_host_stopped_tells_its_bots_with_the_results_so_far(tmp_path
         assert "the host closed the table" in out and "results so far:" in out, out
         assert "deal so far verified" in out, out
         assert "link down" not in player.stderr(), "no reconnecting to a table that was closed"
+    # Its journal says so: resuming it would reopen a table whose players have gone home.
+    (journal,) = re.findall(r"host: journal (\S+)", server.stderr())
+    resumed = subprocess.run(
+        [*NETCARDS, "host", "--resume", journal, "--headless", "--discovery-port", "0"],
+        check=False, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert resumed.returncode == 2, resumed.stdout + resumed.stderr
+    assert "closed this table on purpose" in resumed.stderr
+    assert "listening" not in resumed.stdout
 
 
 def test_a_busy_port_is_one_line_that_says_what_to_do(tmp_path: Path) -> None:

@@ -9,6 +9,8 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from netcards.table import Table
 from protocol.host import HostSettings, TableHost
 from protocol.identity import IdentityKey
@@ -57,11 +59,15 @@ async def test_a_client_that_stops_reading_is_disconnected_not_waited_for() -> N
         await server.close()
 
 
-def test_discover_finds_a_host_process_and_shows_its_game_and_free_seats(tmp_path: Path) -> None:
+@pytest.mark.parametrize("locked", [False, True], ids=["open", "password"])
+def test_discover_finds_a_host_process_and_shows_its_game_and_free_seats(
+    tmp_path: Path, locked: bool
+) -> None:
     udp = free_udp_port()
     server, port, fingerprint = host(
         tmp_path, "--game", "velonimo", "--players", "4", "--bots", "1", "--port", "0",
         "--name", "Club night", "--discovery-port", str(udp),
+        *(["--password", "sesame"] if locked else []),
     )  # fmt: skip
     try:
         found = subprocess.run(
@@ -78,7 +84,9 @@ def test_discover_finds_a_host_process_and_shows_its_game_and_free_seats(tmp_pat
     assert table["name"] == "Club night" and table["game"] == "velonimo"
     assert (table["players"], table["free"]) == (4, 3)
     assert table["address"] == f"127.0.0.1:{port}" and table["fp"] == fingerprint
-    assert "Club night" in plain.stdout and "3/4 free" in plain.stdout
+    assert table["pw"] is locked
+    assert "Club night" in plain.stdout
+    assert ("3/4 free  password" if locked else "3/4 free  open") in plain.stdout
 
 
 async def test_the_turn_clock_runs_out_into_a_bot_move_and_everyone_is_told(tmp_path: Path) -> None:

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from textual.widgets import Input
 
-from protocol.settings import config_dir
+from protocol.seat_tokens import SeatTokens
+from protocol.settings import config_dir, data_dir
 from tests.ui.bursts import burst
 from tests.ui.pilots import screen_text, wait_until
 from tests.ui.tables import open_host
@@ -163,3 +164,72 @@ async def test_a_table_whose_game_has_begun_says_so_not_that_nobody_answers(
 
 def words(pilot: Any) -> str:
     return " ".join(screen_text(pilot.app).split())
+
+
+async def test_a_web_server_at_the_address_is_named_not_a_table() -> None:
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.read(1)
+        writer.write(b"HTTP/1.0 400 Bad request\r\n\r\n<!DOCTYPE html>\n")
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    address = f"127.0.0.1:{server.sockets[0].getsockname()[1]}"
+    try:
+        async with app().run_test(size=(80, 24)) as pilot:
+            await join_from_the_form(pilot, address)
+            await wait_until(
+                pilot,
+                lambda: on(pilot, "JoinScreen") and "not a netcards" in screen_text(pilot.app),
+            )
+            text = " ".join(screen_text(pilot.app).split())
+            assert f"{address} answered, but it is not a netcards table" in text
+            assert "firewall" not in text and "bytes" not in text
+            screen = pilot.app.screen
+            await wait_until(pilot, lambda: screen.focused is screen.query_one("#address", Input))
+    finally:
+        server.close()
+
+
+async def test_a_name_another_program_of_ours_plays_at_that_table_is_refused_here() -> None:
+    """The seat file of (address, name) is held by another program of the user: joining with
+    that name would push it out of its seat (and it would come back, and so on), so the form
+    comes back on the name instead, and another name joins."""
+    host = await open_host(players=3)
+    address = f"127.0.0.1:{host.port}"
+    other = SeatTokens(data_dir() / "seats").claim(address, "Ann")
+    assert other is not None
+    try:
+        async with app().run_test(size=(80, 24)) as pilot:
+            await join_from_the_form(pilot, address)
+            await wait_until(
+                pilot, lambda: on(pilot, "JoinScreen") and "already at" in screen_text(pilot.app)
+            )
+            await pilot.pause(0.2)
+            text = " ".join(screen_text(pilot.app).split())
+            assert f"Another netcards program of yours is already at {address} as Ann" in text
+            screen = pilot.app.screen
+            await wait_until(pilot, lambda: screen.focused is screen.query_one("#name", Input))
+            assert not any(s.kind == "human" for s in host.table.seats)
+            await burst(pilot, "Ann 2", "enter")  # the focused field's text is selected: replaced
+            await wait_until(pilot, lambda: on(pilot, "Confirm"))
+            await pilot.press("y")
+            await wait_until(pilot, lambda: on(pilot, "LobbyScreen"))
+            await wait_until(pilot, lambda: "Ann 2" in screen_text(pilot.app))
+            assert [s.name for s in host.table.seats if s.kind == "human"] == ["Ann 2"]
+    finally:
+        other.release()
+        await host.close()
+
+
+async def test_play_again_after_a_joined_game_keeps_the_name_and_password() -> None:
+    """Back to the join form after a game at someone else's table: the same address, the same
+    name and password as typed then (not the settings' name), ready for enter."""
+    async with app().run_test(size=(80, 24)) as pilot:
+        pilot.app.last_plan = JoinPlan("192.0.2.7:47474", "sesame", False, "Bob")
+        pilot.app.play_again()
+        await wait_until(pilot, lambda: on(pilot, "JoinScreen") and pilot.app.screen.query("#name"))
+        screen = pilot.app.screen
+        assert screen.query_one("#address", Input).value == "192.0.2.7:47474"
+        assert screen.query_one("#name", Input).value == "Bob"
+        assert screen.query_one("#password", Input).value == "sesame"

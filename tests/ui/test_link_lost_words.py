@@ -7,11 +7,12 @@ from typing import Any
 
 import pytest
 
-from protocol.client import LinkDown
+from protocol.client import Connected, LinkDown
 from tests.ui.pilots import screen_text, seeded, start_practice, wait_until
 from tests.ui.tables import open_host
 from ui import i18n
 from ui.app import JoinPlan, make_app
+from ui.i18n import _
 from ui.session import SessionNotice
 from ui.user_settings import UserSettings
 
@@ -64,3 +65,20 @@ async def test_the_lobby_says_a_host_that_died_in_the_player_s_language(french: 
             assert "Connection lost" not in text and "nobody answers" not in text, text
     finally:
         await host.close()
+
+
+async def test_a_move_not_sent_while_the_link_was_down_is_not_said_once_it_is_back() -> None:
+    app = make_app(settings=UserSettings(name="Ann"), random_bytes=seeded(3))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_practice(pilot, "via-gladiola", 2)
+        screen: Any = app.screen
+        screen.post_message(SessionNotice(LinkDown(ENGLISH, True, "no_listener")))
+        screen.say(_("not connected: your move was not sent"))
+        await wait_until(pilot, lambda: "your move was not sent" in words(pilot), 5)
+        screen.post_message(SessionNotice(Connected("ABCD", False)))
+        await wait_until(pilot, lambda: "Connection lost" not in words(pilot), 5)
+        await wait_until(pilot, lambda: "your move was not sent" not in words(pilot), 5)
+        screen.say("a refusal")
+        screen.post_message(SessionNotice(Connected("ABCD", False)))
+        await pilot.pause(0.2)
+        assert "a refusal" in words(pilot), "only the link's own word goes with the link"

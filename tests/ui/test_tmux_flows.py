@@ -131,6 +131,8 @@ def test_a_killed_host_leaves_the_player_reconnecting_and_its_resume_takes_all_b
         tmux.kill("host")
         screen = tmux.wait_for("bea", "Reconnecting", 15)
         (journal,) = (home["host"] / "journals").glob("*.journal")
+        # Named from the date and time on, as the headless host's are: `ls` puts the newest last.
+        assert re.fullmatch(r"\d{8}-\d{6}-via-gladiola-\d+-[0-9a-f]{4}\.journal", journal.name)
         tmux.window(
             "resumed",
             home["host"],

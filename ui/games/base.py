@@ -50,6 +50,7 @@ from ui.widgets.players import PlayerRow, PlayersPanel
 from ui.widgets.reflow_log import ReflowLog
 
 MIN_SIZE = (80, 24)
+NOT_SENT = N_("not connected: your move was not sent")
 """The smallest window that shows a whole table (columns, rows)."""
 HINT_SECONDS = 1.0  # long enough to search well, short enough not to keep a player waiting
 HINT_WORDS = {  # how sure the search is of its move (`Analysis.sureness`)
@@ -380,6 +381,9 @@ class GameScreen(Screen[None]):
             banner.display = True
         elif isinstance(notice, Connected):
             self.query_one("#banner").display = False
+            if self.message == _(NOT_SENT):  # true of the link that was down, not of this one
+                self.message = ""
+                self.refresh_all()
         elif isinstance(notice, GameStarted):
             self.refresh_all()
         elif isinstance(notice, GameOver):
@@ -415,7 +419,7 @@ class GameScreen(Screen[None]):
         try:
             await self.client.act(action)
         except ConnectionError:  # (the client is no longer awaiting an answer)
-            self.say(_("not connected: your move was not sent"))
+            self.say(_(NOT_SENT))
 
     def legal(self) -> list[Action]:
         return self.client.legal_actions() if self.my_turn else []
