@@ -151,6 +151,10 @@ class ReplayControls:
     def action_to(self: Any, index: int) -> None:
         self.go(index if index >= 0 else len(self.replay.steps()) - 1)
 
+    def show_results(self: Any) -> None:
+        """The end of a replay is its last move, shown on this screen: no results screen (it
+        would offer a table to go back to, and there is none)."""
+
     def action_all_hands(self: Any) -> None:
         self.show_all = not self.show_all
         self.refresh_all()

@@ -78,3 +78,23 @@ def test_netcards_replay_refuses_a_file_that_is_not_a_replay(tmp_path: Path) -> 
     )  # fmt: skip
     assert done.returncode == 2
     assert "is not a replay file" in done.stderr and done.stderr.count("\n") == 1
+
+
+async def test_the_rules_closed_at_a_replay_s_last_move_bring_back_the_replay(
+    tmp_path: Path,
+) -> None:
+    """Back from a screen on top at the end of a replay: the replay, as it was (a game screen
+    goes to its results then, and a replay has none to show)."""
+    replay = load_replay(finished_replay(tmp_path))
+    app = make_app(settings=UserSettings(name="Ann"), replay=replay)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        await pilot.press("end", "question_mark")
+        await pilot.pause(0.3)
+        assert app.screen is not screen, "the rules are open"
+        await pilot.press("escape")
+        await pilot.pause(0.3)
+        assert app.is_running and app.screen is screen
+        assert screen.step_index == len(replay.steps()) - 1
+        assert "Every hand" in screen_text(app)

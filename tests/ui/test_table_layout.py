@@ -3,6 +3,7 @@ scrolls with page keys and says so, and the mouse picks and plays cards."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -33,6 +34,38 @@ async def test_a_window_too_small_says_how_big_it_must_be_and_the_table_comes_ba
         text = screen_text(app)
         assert "at least" not in text
         assert "Day 1 of 4" in text
+
+
+async def test_a_table_too_small_to_see_takes_no_move_and_comes_back_whole() -> None:
+    """While the window hides the table, its keys neither act nor show (a move made blind);
+    back at size, the hand has its cursor and the log lines written meanwhile their width."""
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_practice(pilot, "via-gladiola", 2)
+        client = app.screen.session.client
+        await wait_for_turn(pilot, client)
+        await pilot.resize_terminal(70, 20)
+        await pilot.pause(0.3)
+        # A move on its way when the window shrank: the bot's answer is logged while hidden.
+        rest = next(a for a in client.legal_actions() if "rest" in repr(a).lower())
+        before = client.seq
+        await client.act(rest)
+        await wait_until(pilot, lambda: client.seq >= before + 2 and client.my_turn)
+        await pilot.pause(0.3)
+        seq = client.seq
+        footer = screen_text(app).splitlines()[-1]
+        assert "Rest" not in footer and "Walk" not in footer and "Hint" not in footer, footer
+        await pilot.press("r", "enter", "h")
+        await pilot.pause(0.5)
+        assert client.seq == seq and client.my_turn, "a key played on a table nobody saw"
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause(0.5)
+        text = screen_text(app)
+        assert "▲" in text.splitlines()[-2], "the hand's cursor is drawn"
+        assert "Rest" in text.splitlines()[-1]
+        assert re.search(r"Heuristic bot 2 (walked|rested|laid)", text), text
+        await pilot.press("r")
+        await wait_until(pilot, lambda: client.seq > seq)
 
 
 async def test_a_wide_window_gives_the_log_and_chat_the_room() -> None:

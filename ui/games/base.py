@@ -101,6 +101,9 @@ class GameScreen(Screen[None]):
         {"hand_move", "hand_jump", "scroll_log", "rules", "chat", "back"}
     )
     """The keys of watchers too; the others are a player's."""
+    BLIND: ClassVar[frozenset[str]] = frozenset({"rules", "back"})
+    """The keys that work while the window is too small to show the table (no move is made
+    on a table the player cannot see)."""
     game_id: ClassVar[str]
     deal_ends: ClassVar[frozenset[str]] = frozenset()
     """The kinds of event that end a deal (a day, a round, a stage): a summary follows."""
@@ -117,6 +120,8 @@ class GameScreen(Screen[None]):
         self.status_rows = 1
         self.said_for: list[Action] = []
         """The legal moves when the message was said (it stays while they are the same)."""
+        self.too_small = False
+        """The window cannot show the table: only the keys that do not need to see it work."""
 
     # -- layout ------------------------------------------------------------------------------------
 
@@ -151,10 +156,18 @@ class GameScreen(Screen[None]):
     def fit(self, size: Size) -> None:
         """Below the size the table needs, say so instead of a table cut to pieces."""
         small = size.width < MIN_SIZE[0] or size.height < MIN_SIZE[1]
+        was_small, self.too_small = self.too_small, small
         notice = self.query_one("#too-small", Static)
         notice.display = small
         for part in ("#top", "#status", "#hand"):
             self.query_one(part).display = not small
+        if small != was_small:
+            self.refresh_bindings()  # the table's keys go with the table, and come back with it
+        if was_small and not small:
+            # Hidden, the hand lost the focus (its cursor is drawn only with it), and the logs
+            # wrapped what came meanwhile at no width: both as they were, once laid out again.
+            self.query_one(Hand).focus()
+            self.call_after_refresh(self.reflow_logs)
         if small:
             times = "x" if self.ascii_mode else "\u00d7"  # the multiplication sign
             notice.update(
@@ -163,6 +176,10 @@ class GameScreen(Screen[None]):
                     minimum=f"{MIN_SIZE[0]}{times}{MIN_SIZE[1]}",
                 )
             )
+
+    def reflow_logs(self) -> None:
+        for log in self.query(ReflowLog):
+            log.reflow()
 
     def on_screen_resume(self) -> None:
         """Back from the rules or a question: the notices that came meanwhile went to that
@@ -438,6 +455,8 @@ class GameScreen(Screen[None]):
         focus (they type); a watcher has no player's keys; each game says about its own keys
         in `can_use`."""
         if self.chatting:
+            return False
+        if self.too_small and action not in self.BLIND:
             return False
         if action in self.EVERYBODY:
             return True

@@ -40,6 +40,15 @@ class ReflowLog(RichLog):
             return
         if width == self._wrapped_at or not width:
             return
+        self.reflow()
+
+    def reflow(self) -> None:
+        """Wrap everything again at the width the log has now. Also for its owner to call
+        when the log is shown again: lines written while it was hidden were wrapped at no
+        width at all, and showing it again may give it back the width it had before."""
+        width = self.scrollable_content_region.width
+        if not width:
+            return
         self._wrapped_at = width
         at_end = self.is_vertical_scroll_end
         super().clear()  # RichLog's: what was written stays in `_written`
