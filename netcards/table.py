@@ -169,9 +169,8 @@ class Table:
         for s in candidates:
             if s.kind == "open":
                 s.kind, s.bot_level, s.ready = "bot", level, True
-                s.name = clean_name(
-                    name or f"{level.partition(':')[0].capitalize()} bot {s.index + 1}"
-                )
+                # "Bot 3" reads alike in every language; how hard it plays is the lobby's to say.
+                s.name = clean_name(name or f"Bot {s.index + 1}")
                 return s
         raise LobbyError("that seat is taken" if seat is not None else "the table is full")
 

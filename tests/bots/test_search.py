@@ -195,4 +195,4 @@ def test_a_search_bot_stands_in_for_a_dropped_player() -> None:
         table.submit(seats[0], table.bot_action(seats[0]))
     assert table.outcome() is not None
     assert {seat for seat, _ in table.actions} == {0, 1}
-    assert table.seats[1].name.startswith("Search bot")
+    assert table.seats[1].name == "Bot 2" and table.seats[1].bot_level.startswith("search")

@@ -100,7 +100,7 @@ async def test_a_guest_plays_a_whole_game_with_keys_and_nothing_is_readable_on_t
     wire = bytes(relay.captured)
     assert len(wire) > 20_000, "the relay saw the game"
     for secret in [b"Annabella-Quartz", b"Gladiola", b"Finish", b"blisters", b"Your turn",
-                   b"Walk pile", b"Day 1 of 4", b"Heuristic bot", b"via-gladiola"]:  # fmt: skip
+                   b"Walk pile", b"Day 1 of 4", b"Bot 2", b"via-gladiola"]:  # fmt: skip
         assert secret not in wire, f"{secret!r} crossed the wire in cleartext"
 
 

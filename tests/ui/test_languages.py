@@ -151,3 +151,15 @@ async def test_a_language_chosen_on_the_command_line_wins_over_the_settings() ->
         await pilot.pause()
         assert i18n.current() == "nl"
         assert i18n.load("nl").gettext("Host a table") in screen_text(app)
+
+
+def test_every_game_option_s_text_is_marked_for_translation() -> None:
+    """The host form shows the games' option texts in the player's language: each one is in
+    the list the catalogue is built from (a new option needs its words there)."""
+    from netcards.registry import all_games
+    from ui.option_words import OPTION_TEXTS
+
+    texts = {spec.help for game in all_games().values() for spec in game.option_specs}
+    assert texts == OPTION_TEXTS
+    i18n.use("fr")
+    assert all(i18n._(text) != text for text in texts)

@@ -36,3 +36,18 @@ async def test_a_full_game_against_bots_with_keys_only() -> None:
         assert moves > 5
         verdict = str(app.screen.query_one("#verdict").render())
         assert "deal verified" in verdict
+
+
+def test_result_lines_count_cards_and_blisters_in_the_right_number() -> None:
+    from types import SimpleNamespace
+
+    from netcards.games.via_gladiola.cards import deck_for
+    from ui.games.via_gladiola import ViaGladiolaScreen
+
+    blisters = deck_for(None).blisters
+    one = next(c for c in range(len(blisters)) if blisters[c] == 1)
+    two = [c for c in range(len(blisters)) if blisters[c] == 2][:2]
+    outcome = SimpleNamespace(scores=(1, 4), detail={"hands": [[one], two]})
+    lines = ViaGladiolaScreen.result_lines(outcome, ["Ann", "Bo"], None)
+    assert lines[0].startswith("Ann: 1 card, ") and lines[0].endswith(" = 1 blister")
+    assert lines[1].startswith("Bo: 2 cards, ") and lines[1].endswith(" = 4 blisters")

@@ -50,7 +50,7 @@ async def test_a_replay_steps_forward_and_back_and_shows_every_hand_at_the_end(
         await pilot.press("a", "end")
         assert screen.step_index == len(steps) - 1
         text = screen_text(app)
-        assert "Every hand" in text and "Heuristic bot 2:" in text
+        assert "Every hand" in text and "Bot 2:" in text
         await pilot.press("q")
 
 

@@ -63,7 +63,7 @@ async def test_a_table_too_small_to_see_takes_no_move_and_comes_back_whole() -> 
         text = screen_text(app)
         assert "▲" in text.splitlines()[-2], "the hand's cursor is drawn"
         assert "Rest" in text.splitlines()[-1]
-        assert re.search(r"Heuristic bot 2 (walked|rested|laid)", text), text
+        assert re.search(r"Bot 2 (walked|rested|laid)", text), text
         await pilot.press("r")
         await wait_until(pilot, lambda: client.seq > seq)
 

@@ -58,9 +58,13 @@ class ViaGladiolaScreen(GameScreen):
         lines = []
         for seat, hand in enumerate(outcome.detail.get("hands", [])):
             parts = " + ".join(f"{_card_label(c, deck)}:{deck.blisters[c]}" for c in hand) or "-"
+            total = outcome.scores[seat]
             lines.append(
-                _("{name}: {n} cards, {parts} = {total} blisters").format(
-                    name=names[seat], n=len(hand), parts=parts, total=outcome.scores[seat]
+                _("{name}: {cards}, {parts} = {blisters}").format(
+                    name=names[seat],
+                    cards=ngettext("{n} card", "{n} cards", len(hand)).format(n=len(hand)),
+                    parts=parts,
+                    blisters=ngettext("{n} blister", "{n} blisters", total).format(n=total),
                 )
             )
         return lines
@@ -120,7 +124,8 @@ class ViaGladiolaScreen(GameScreen):
             )
         if view["gladiolas"]:
             text.append(_("Gladiolas laid aside: {n}").format(n=len(view["gladiolas"])) + "\n")
-        days = [f"{d['day']}" for d in view["finished_days"]]
+        # Day 4 ends the game: its pile is never shuffled back.
+        days = [f"{d['day']}" for d in view["finished_days"] if d["day"] < 4]
         if days:
             text.append(_("Finished days still to reshuffle: {days}").format(days=", ".join(days)))
         return text

@@ -23,6 +23,7 @@ from netcards.registry import all_games, get_game
 from protocol.address import DEFAULT_PORT, DEFAULT_SSH_PORT
 from ui.bot_levels import level_choice
 from ui.i18n import N_, _
+from ui.option_words import option_text
 from ui.screens.forms import checkbox
 from ui.session import TablePlan
 from ui.widgets.keybar import KeyBar
@@ -156,10 +157,11 @@ class HostSetupScreen(Screen[None]):
 
     def option_widgets(self, spec: OptionSpec) -> list[Any]:
         wid = f"opt-{spec.name}"
-        label = Label(spec.help)
+        text = option_text(spec.help)
+        label = Label(text)
         if spec.kind == "bool":
             ascii_mode = bool(getattr(self.app, "ascii_mode", False))
-            return [checkbox(spec.help, bool(spec.default), id=wid, ascii_mode=ascii_mode)]
+            return [checkbox(text, bool(spec.default), id=wid, ascii_mode=ascii_mode)]
         if spec.kind == "seat":
             players = self.query_one("#players", Select).value
             n = players if isinstance(players, int) else get_game(self.game_id).max_players

@@ -161,7 +161,7 @@ class LobbyScreen(Screen[None]):
                 name, state = Text(_("(open)"), style="dim"), ""
             elif info.kind == "bot":
                 level = level_name(info.bot_level or "")
-                name = Text(_("{name} (bot, {level})").format(name=info.name, level=level))
+                name = Text(_("{name} ({level})").format(name=info.name, level=level))
                 state = ""
             else:
                 name = Text(info.name + (_(" (you)") if info.seat == client.seat else ""))
