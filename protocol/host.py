@@ -772,10 +772,22 @@ class TableHost:
             elif isinstance(message, RemoveBot):
                 self.table.remove_bot(message.seat)
             else:
-                self.table.reconfigure(message.game, message.players, message.options)
+                options = dict(message.options)
+                deck = self.table.config.options.get("deck")
+                if (
+                    "deck" not in options
+                    and deck is not None
+                    and message.game == self.table.game.id
+                ):
+                    options["deck"] = deck  # the lobby never shows the deck: unsaid, it stays
+                self.table.reconfigure(message.game, message.players, options)
                 for other in self.peers.values():
-                    if other.token is not None:
-                        other.seat = self.table.seat_of_token(other.token).index
+                    if other.token is not None and other.joined and not other.closed:
+                        seat = self.table.seat_of_token(other.token)
+                        other.seat = seat.index
+                        # Said again: the seat may have a new number, and nobody is ready now.
+                        owner = seat.token == self.owner_token
+                        self._send(other, Seated(seat.index, None, False, owner))
         except GameError as exc:
             self._refuse(peer, ErrorCode.REFUSED, str(exc))
             return

@@ -4,12 +4,13 @@ add bots and change options from afar; anyone else is refused."""
 from __future__ import annotations
 
 import asyncio
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 from protocol.client import HostRefused, Notice, TableClient
 from protocol.known_hosts import KnownHosts
-from tests.network.processes import host
+from tests.network.processes import NETCARDS, host
 
 
 async def until(client: TableClient, done: Callable[[Notice], bool]) -> Notice:
@@ -42,3 +43,52 @@ async def test_the_named_owner_adds_a_bot_from_afar_and_others_may_not(tmp_path:
             r.cancel()
         server.kill()
     assert "Ann owns the table" in server.stderr()
+
+
+def test_a_change_of_options_keeps_the_deck_and_a_bot_player_readies_again(
+    tmp_path: Path,
+) -> None:
+    """The owner changes the table from afar: the host's own deck (which no lobby shows) stays
+    unless the change names another, and a `netcards bot` seated there, told its seat again,
+    is ready again, so the game still starts."""
+    from netcards.games.via_gladiola.cards import deck_for
+    from protocol.client import SeatTaken
+    from tests.network.processes import bot, wait_for
+
+    deck = tmp_path / "deck.toml"
+    house = subprocess.run(
+        [*NETCARDS, "deck", "via-gladiola"], capture_output=True, text=True, check=True
+    ).stdout
+    deck.write_text(house.replace("= 5", "= 4", 1))  # one card fewer blisters than the house's
+    custom = deck.read_text()
+    assert deck_for(custom).blisters != deck_for(None).blisters
+    server, port, _ = host(
+        tmp_path, "--game", "via-gladiola", "--players", "3", "--port", "0", "--owner", "Ann",
+        "--deck", str(deck),
+    )  # fmt: skip
+
+    async def play() -> None:
+        ann = TableClient(f"127.0.0.1:{port}", "Ann", KnownHosts(tmp_path / "hosts"))
+        runner = asyncio.create_task(ann.run())
+        try:
+            await until(ann, lambda _: ann.lobby is not None and ann.owner)
+            robo = bot(tmp_path, port, "Robo", "--level", "random")
+            await until(ann, lambda _: ann.lobby is not None and ann.lobby.seats[1].ready)
+            await ann.set_options("via-gladiola", 4, {"variant_last_card": True})
+            await until(ann, lambda n: isinstance(n, SeatTaken))
+            await until(ann, lambda _: ann.lobby is not None and ann.lobby.players == 4)
+            await until(ann, lambda _: ann.lobby is not None and ann.lobby.seats[1].ready)
+            await ann.add_bot(2, "random")
+            await ann.add_bot(3, "random")
+            await ann.set_ready(True)
+            await until(ann, lambda _: ann.game is not None)
+            assert ann.config is not None and ann.config.options["variant_last_card"] is True
+            assert ann.config.options.get("deck") == custom, "the host's deck was kept"
+            wait_for(lambda: robo.popen.poll() is not None or "seat 1" in robo.stderr(), 10)
+        finally:
+            runner.cancel()
+
+    try:
+        asyncio.run(play())
+    finally:
+        server.kill()

@@ -152,3 +152,47 @@ async def test_the_lobby_chat_takes_the_height_and_page_up_reads_back() -> None:
             await wait_until(pilot, lambda: re.search(r"\bline 1\b", screen_text(app)))
             await pilot.press(*["pagedown"] * 4, *(["escape"] if focus else []))
             await wait_until(pilot, lambda: "line 30" in screen_text(app))
+
+
+async def test_the_owner_changes_the_game_and_seats_from_the_lobby(tmp_path: Path) -> None:
+    """`o` opens the table's game, seats and options as they are; the owner's change reaches
+    everyone, a seated player keeps a seat (told its number again) and is ready no more."""
+    from textual.widgets import Select
+
+    from protocol.client import SeatTaken
+
+    plan = TablePlan("via-gladiola", 3, {}, bind="127.0.0.1", port=0, discovery=False)
+    app = make_app(settings=UserSettings(name="Ann"), ascii_mode=False, host=plan)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: on(pilot, "LobbyScreen"))
+        host = app.session.host
+        bea = TableClient(f"127.0.0.1:{host.port}", "Bea", KnownHosts(tmp_path / "bea_hosts"))
+        runner = asyncio.create_task(bea.run())
+        try:
+            await wait_until(pilot, lambda: bea.seat is not None)
+            await bea.set_ready(True)
+            await wait_until(pilot, lambda: host.table.seats[1].ready)
+            await wait_until(pilot, lambda: "Change table" in footer(pilot))
+            await pilot.press("o")
+            await wait_until(pilot, lambda: on(pilot, "HostSetupScreen"))
+            await pilot.pause(0.3)
+            form: Any = app.screen
+            assert form.query_one("#game", Select).value == "via-gladiola"
+            assert form.query_one("#players", Select).value == 3
+            assert not form.query("#port") and not form.query("#password"), "set when opened"
+            form.query_one("#game", Select).value = "velonimo"
+            await pilot.pause(0.3)
+            form.query_one("#players", Select).value = 4
+            await pilot.pause(0.2)
+            seated_again = bea.updates.qsize()
+            await pilot.press("ctrl+o")
+            await wait_until(pilot, lambda: on(pilot, "LobbyScreen"))
+            await wait_until(pilot, lambda: "Velonimo, 4 players" in screen_text(app))
+            assert (host.table.game.id, host.table.config.players) == ("velonimo", 4)
+            await wait_until(pilot, lambda: bea.lobby is not None and bea.lobby.players == 4)
+            assert [s.name for s in host.table.seats[:2]] == ["Ann", "Bea"]
+            assert not host.table.seats[1].ready, "a changed table asks everyone again"
+            notices = [bea.updates.get_nowait() for _ in range(bea.updates.qsize())]
+            assert any(isinstance(n, SeatTaken) and n.seat == 1 for n in notices[seated_again:])
+        finally:
+            runner.cancel()

@@ -21,6 +21,7 @@ from netcards.errors import GameError
 from netcards.options import OptionSpec
 from netcards.registry import all_games, get_game
 from protocol.address import DEFAULT_PORT, DEFAULT_SSH_PORT
+from protocol.messages import Lobby
 from ui.bot_levels import level_choice
 from ui.i18n import N_, _
 from ui.option_words import option_text
@@ -43,7 +44,7 @@ def seat_choices(players: int) -> list[tuple[str, str]]:
     return [(_("random"), "random")] + [(str(i + 1), str(i)) for i in range(players)]
 
 
-class HostSetupScreen(Screen[None]):
+class HostSetupScreen(Screen[TablePlan | None]):
     """Host a table, or practise against bots.
 
     | Key | Action |
@@ -58,14 +59,22 @@ class HostSetupScreen(Screen[None]):
         Binding("escape", "app.pop_screen", N_("Back")),
     ]
 
-    def __init__(self, *, practise: bool = False, player: str = "") -> None:
+    def __init__(
+        self, *, practise: bool = False, player: str = "", lobby: Lobby | None = None
+    ) -> None:
+        """`lobby`: the owner changes an open table's game, seats and options (the table's
+        other settings stay as they were opened)."""
         super().__init__()
         self.practise = practise
         self.player = player
+        self.lobby = lobby
 
     def compose(self) -> ComposeResult:
         games = sorted(all_games().values(), key=lambda g: g.name)
         title = _("Practise against bots") if self.practise else _("Host a table")
+        if self.lobby is not None:
+            title = _("Change the table")
+        hosting = not self.practise and self.lobby is None
         with VerticalScroll(id="form"):
             yield Static(title, classes="form-title")
             yield Label(_("Game"))
@@ -76,17 +85,18 @@ class HostSetupScreen(Screen[None]):
             first = games[0]
             counts = [(str(n), n) for n in range(first.min_players, first.max_players + 1)]
             yield Select(counts, id="players", allow_blank=False)
-            if not self.practise:
+            if hosting:
                 yield Label(_("Bots (they take the last seats)"))
                 yield Select([("0", 0)], value=0, id="bots", allow_blank=False)
-            yield Label(_("Bot level"))
-            yield Select(
-                [(level_choice(lvl), lvl) for lvl in bot_levels()],
-                value="heuristic",
-                allow_blank=False,
-                id="level",
-            )
-            if not self.practise:
+            if self.lobby is None:
+                yield Label(_("Bot level"))
+                yield Select(
+                    [(level_choice(lvl), lvl) for lvl in bot_levels()],
+                    value="heuristic",
+                    allow_blank=False,
+                    id="level",
+                )
+            if hosting:
                 yield Label(_("Table name"))
                 yield Input(value=_("{player}'s table").format(player=self.player), id="name")
                 yield Label(_("Password (empty: none)"))
@@ -110,7 +120,11 @@ class HostSetupScreen(Screen[None]):
             yield Vertical(id="options")
             with Horizontal(id="form-buttons"):
                 yield Button(
-                    _("Start") if self.practise else _("Open the table"),
+                    _("Start")
+                    if self.practise
+                    else _("Change the table")
+                    if self.lobby is not None
+                    else _("Open the table"),
                     id="open",
                     variant="primary",
                 )
@@ -121,8 +135,30 @@ class HostSetupScreen(Screen[None]):
         yield KeyBar()
 
     async def on_mount(self) -> None:
+        if self.lobby is not None:
+            with self.prevent(Select.Changed):  # the options are built once, just below
+                self.query_one("#game", Select).value = self.lobby.game
         await self.game_changed()
+        if self.lobby is not None:
+            await self.show_lobby(self.lobby)
         self.query_one("#game", Select).focus()
+
+    async def show_lobby(self, lobby: Lobby) -> None:
+        """The table as it is: its player count and each option's value (the deck is not in
+        the lobby: its field stays empty, and an empty one keeps the table's deck)."""
+        with self.prevent(Select.Changed):
+            self.query_one("#players", Select).value = lobby.players
+        self.players_changed()
+        for spec in get_game(lobby.game).option_specs:
+            value = lobby.options.get(spec.name)
+            widget = self.query_one(f"#opt-{spec.name}")
+            if isinstance(widget, Checkbox):
+                widget.value = bool(value)
+            elif isinstance(widget, Select):
+                widget.value = "random" if value is None else str(value)
+            elif isinstance(widget, Input) and spec.kind != "deck" and value is not None:
+                text = ",".join(map(str, value)) if isinstance(value, list) else str(value)
+                widget.value = text
 
     @property
     def game_id(self) -> str:
@@ -149,8 +185,8 @@ class HostSetupScreen(Screen[None]):
                 first.set_options(seat_choices(n))
                 if isinstance(chosen, str) and chosen != "random" and int(chosen) < n:
                     first.value = chosen
-        if self.practise:
-            return
+        if self.practise or self.lobby is not None:
+            return  # no bots field: all take the other seats, or the lobby adds them
         bots = self.query_one("#bots", Select)
         bots.set_options([(str(k), k) for k in range(n)])
         bots.value = 0
@@ -216,6 +252,8 @@ class HostSetupScreen(Screen[None]):
                 elif text:
                     options[spec.name] = spec.parse_text(text)
         game.make_config(players, options)
+        if self.lobby is not None:
+            return TablePlan(game.id, players, options)
         level = str(self.query_one("#level", Select).value)
         if self.practise:
             return TablePlan(
@@ -273,4 +311,7 @@ class HostSetupScreen(Screen[None]):
             self.show_error(f"{_('cannot read the deck file')}: {exc.strerror}")
             return
         error.update("")
+        if self.lobby is not None:
+            self.dismiss(plan)
+            return
         self.app.open_table(plan)  # type: ignore[attr-defined]

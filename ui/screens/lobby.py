@@ -32,7 +32,8 @@ from ui import notices
 from ui.bot_levels import level_name
 from ui.failures import link_lost
 from ui.i18n import N_, _, names_list, ngettext
-from ui.session import Session, SessionNotice
+from ui.screens.host_setup import HostSetupScreen
+from ui.session import Session, SessionNotice, TablePlan
 from ui.widgets.chat import ChatBox
 from ui.widgets.keybar import KeyBar
 
@@ -46,6 +47,7 @@ class LobbyScreen(Screen[None]):
     | b | (owner) Put a bot in the first open seat |
     | l | (owner) Change the level of the next bots |
     | x | (owner) Take the bot out of the selected seat |
+    | o | (owner) Change the game, the number of seats or the game's options |
     | c | Chat |
     | page up / page down | Scroll the chat |
     | escape | Leave the table |
@@ -56,6 +58,7 @@ class LobbyScreen(Screen[None]):
         Binding("b", "add_bot", N_("Add bot")),
         Binding("l", "level", N_("Bot level")),
         Binding("x", "remove_bot", N_("Remove bot")),
+        Binding("o", "change_table", N_("Change table")),
         Binding("c", "chat", N_("Chat")),
         # Above the seats' list, which would scroll itself: the chat is what grows.
         Binding("pageup", "scroll_chat(-1)", show=False, priority=True),
@@ -79,7 +82,7 @@ class LobbyScreen(Screen[None]):
             yield ChatBox(id="chat")
         yield KeyBar(compact=True)  # the owner's six keys fit 60 columns
 
-    OWNER_ACTIONS = frozenset({"add_bot", "level", "remove_bot"})
+    OWNER_ACTIONS = frozenset({"add_bot", "level", "remove_bot", "change_table"})
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Owner's keys for the owner only; `ready` for a seated player while in the lobby."""
@@ -243,7 +246,28 @@ class LobbyScreen(Screen[None]):
         elif isinstance(notice, Failed):
             self.app.handle_session_end(notice)  # type: ignore[attr-defined]
 
+    def action_change_table(self) -> None:
+        lobby = self.session.client.lobby
+        if lobby is None or lobby.phase != "lobby":
+            return
+
+        def chosen(plan: TablePlan | None) -> None:
+            if plan is not None:
+                self.run_worker(self.change_table(plan), group="lobby")
+
+        self.app.push_screen(HostSetupScreen(lobby=lobby), chosen)
+
+    async def change_table(self, plan: TablePlan) -> None:
+        try:
+            await self.session.client.set_options(plan.game, plan.players, plan.options)
+        except ConnectionError:
+            self.notify(_("not connected"), severity="error")
+
     async def action_ready(self) -> None:
+        # From the table's word, not our own: a change of the table makes everyone unready.
+        lobby, seat = self.session.client.lobby, self.session.client.seat
+        if lobby is not None and seat is not None and seat < len(lobby.seats):
+            self.ready = lobby.seats[seat].ready
         self.ready = not self.ready
         try:
             await self.session.client.set_ready(self.ready)
