@@ -29,7 +29,8 @@ async def test_h_shows_a_legal_move_and_a_win_chance(
         await wait_until(pilot, lambda: screen.message.startswith("Hint:"), seconds=20)
         match = re.fullmatch(
             r"Hint: (.+) \(about (\d+)% to win; "
-            r"(the only move|clearly the best|probably the best|a close call)\)",
+            r"(the only move|clearly the best|probably the best|a close call)\)"
+            r"( \(press r\))?",
             screen.message,
         )
         assert match is not None, screen.message
@@ -47,10 +48,39 @@ async def test_h_shows_a_legal_move_and_a_win_chance(
         }
         if twins == {None}:
             assert game == "via-gladiola" and match.group(1) == "rest"
+            assert match.group(4) == " (press r)", "enter plays a card: the hint names the key"
             return
+        assert match.group(4) is None
         card = screen.query_one("#hand").current
         assert card in twins
         await pilot.press("enter")
         await wait_until(pilot, lambda: client.seq > seq)
         mine = [e for e in client.log if e.get("seat") == client.seat and e["kind"] != "draw"]
         assert card in (mine[-1].get("card"), *mine[-1].get("cards", ()))
+
+
+async def test_a_hint_to_rest_says_which_key_rests(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Enter plays the card under the cursor: a hint whose move is no card names its key, and
+    that key makes the move."""
+    from types import SimpleNamespace
+
+    from netcards.games.via_gladiola.actions import Rest
+
+    class Resting:
+        def analyse(self, view: object, legal: list[object], log: object) -> object:
+            return SimpleNamespace(action=Rest(), sureness="clear", win_chance=0.25)
+
+    monkeypatch.setattr(ui.games.base, "hint_bot", lambda *args: Resting())
+    app = make_app(settings=UserSettings(name="Ann"), random_bytes=seeded(4), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_practice(pilot, "via-gladiola", 2)
+        screen = app.screen
+        client = screen.client
+        await wait_until(pilot, lambda: client.my_turn, seconds=30)
+        seq = client.seq
+        await pilot.press("h")
+        await wait_until(pilot, lambda: screen.message.startswith("Hint:"), seconds=20)
+        assert screen.message == "Hint: rest (about 25% to win; clearly the best) (press r)"
+        await pilot.press("r")
+        await wait_until(pilot, lambda: client.seq > seq)
+        assert any(e["kind"] == "rest" and e.get("seat") == client.seat for e in client.log)

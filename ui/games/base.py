@@ -516,12 +516,17 @@ class GameScreen(Screen[None]):
         found = await asyncio.to_thread(bot.analyse, dict(self.view), legal, list(client.log))
         if not self.my_turn or self.legal() != legal:
             return  # that turn was played (the others' choices meanwhile do not change it)
-        self.say(
-            _(HINT_WORDS[found.sureness]).format(
-                move=self.describe_move(found.action), chance=round(100 * found.win_chance)
-            )
+        hint = _(HINT_WORDS[found.sureness]).format(
+            move=self.describe_move(found.action), chance=round(100 * found.win_chance)
         )
+        key = self.key_for(found.action)
+        # A move of no card (rest, pass, a player to choose): enter would not make it.
+        self.say(hint if key is None else hint + " " + _("(press {key})").format(key=key))
         self.point_at(found.action)
+
+    def key_for(self, action: Action) -> str | None:
+        """The key that makes `action` when it is not enter on a card (each game knows)."""
+        return None
 
     def point_at(self, action: Action) -> None:
         """Put the hand's cursor on the card of `action` (and select its cards when it has

@@ -692,6 +692,15 @@ class VelonimoScreen(GameScreen):
             return _("give the reward to {name}").format(name=self.name_of(action.to_seat))
         return _("pass")
 
+    def key_for(self, action: Action) -> str | None:
+        if isinstance(action, Pass):
+            return "p"
+        if isinstance(action, ChooseVictim | ChooseLeader):
+            return str(action.seat + 1)
+        if isinstance(action, GiveReward):
+            return str(action.to_seat + 1)
+        return None
+
     def point_at(self, action: Action) -> None:
         super().point_at(action)
         if isinstance(action, Play) and action.jersey and self.can_wear_jersey():

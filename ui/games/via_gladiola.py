@@ -69,6 +69,9 @@ class ViaGladiolaScreen(GameScreen):
             )
         return lines
 
+    def key_for(self, action: Action) -> str | None:
+        return "r" if isinstance(action, Rest) else None
+
     def look(self, card: int) -> Look:
         kind = kind_of(card)
         blisters = self.deck.blisters[card]
