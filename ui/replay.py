@@ -170,7 +170,7 @@ class ReplayControls:
         lines = Text(_("Every hand:") + "\n", style="bold")
         for name, cards in sorted(steps[self.step_index].hands.items()):
             seat = int(name.split(":")[1])
-            labels = " ".join(self.look(c).label.strip() for c in cards) or "-"
+            labels = " ".join(self.card_code(c) for c in cards) or "-"
             lines.append(f"{self.client.names[seat]}: {labels}\n")
         return Group(own, lines)
 

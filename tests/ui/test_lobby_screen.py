@@ -172,7 +172,7 @@ async def test_the_owner_changes_the_game_and_seats_from_the_lobby(tmp_path: Pat
             await wait_until(pilot, lambda: bea.seat is not None)
             await bea.set_ready(True)
             await wait_until(pilot, lambda: host.table.seats[1].ready)
-            await wait_until(pilot, lambda: "Change table" in footer(pilot))
+            await wait_until(pilot, lambda: "o changes the game" in screen_text(app))
             await pilot.press("o")
             await wait_until(pilot, lambda: on(pilot, "HostSetupScreen"))
             await pilot.pause(0.3)

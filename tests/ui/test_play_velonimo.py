@@ -157,7 +157,9 @@ async def play_to_the_end(pilot: Pilot[Any]) -> tuple[int, set[str]]:
         hand = screen.query_one(Hand)
         assert hand.playable == screen.playable(legal)
         if client.view["phase"] == "play" and not sorted_by_value and moves > 3:
+            before = hand.current
             await pilot.press("s")  # sorting by value must not lose the cursor's card
+            assert hand.current == before, "the cursor stays on its card, not on its place"
             sorted_by_value = True
         seq = client.seq
         await pilot.press(*keys_for(screen))
@@ -423,10 +425,12 @@ async def test_a_selection_that_is_not_a_play_says_why() -> None:
         await pilot.press("j")
         await pilot.pause()
         assert "with the jersey = 32" in str(screen.query_one("#status").render())
-        await select(H(30))
+        assert "the jersey cannot be added to a lone hare" in await select(H(30))
         await pilot.press("enter")
         await pilot.pause()
-        assert "the jersey cannot be added to a lone hare" in screen.message
+        status = str(screen.query_one("#status").render())
+        assert status.count("the jersey cannot be added to a lone hare") == 1, "said once"
+        assert client.sent == []
         await pilot.press("j", "home", *["right"] * hand.cards.index(R("blue", 4)))
         hand.clear_selection()
         await pilot.press("enter")  # nothing selected: the card under the cursor

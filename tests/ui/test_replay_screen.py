@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from netcards.replay import from_finished_game
@@ -12,8 +13,8 @@ from ui.replay import load_replay, save_replay
 from ui.user_settings import UserSettings
 
 
-def finished_replay(tmp: Path) -> Path:
-    table = finished_table("via-gladiola", 3, ("heuristic", "random"))
+def finished_replay(tmp: Path, game: str = "via-gladiola") -> Path:
+    table = finished_table(game, 3, ("heuristic", "random"))
     names = [s.name for s in table.seats]
     return save_replay(
         from_finished_game(table.game, table.config, 0, names, table.seed, table.actions)
@@ -98,3 +99,16 @@ async def test_the_rules_closed_at_a_replay_s_last_move_bring_back_the_replay(
         assert app.is_running and app.screen is screen
         assert screen.step_index == len(replay.steps()) - 1
         assert "Every hand" in screen_text(app)
+
+
+async def test_every_hand_of_a_velonimo_replay_tells_the_colours(tmp_path: Path) -> None:
+    """A Velonimo card is its value and its colour: the hands of a replay say both ('5R')."""
+    replay = load_replay(finished_replay(tmp_path, "velonimo"))
+    app = make_app(settings=UserSettings(name="Ann"), replay=replay, ascii_mode=True)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("a")
+        await pilot.pause(0.2)
+        text = screen_text(app)
+        hands = text[text.index("Every hand") :]
+        assert re.search(r": (\S+ )*\d(R|O|Y|G|Bl|P|Br)\b", hands), hands

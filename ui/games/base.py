@@ -239,6 +239,11 @@ class GameScreen(Screen[None]):
     def look(self, card: int) -> Look:
         raise NotImplementedError
 
+    def card_code(self, card: int) -> str:
+        """A card in one word, as in a list of hands (its face's label, unless the game's
+        label leaves out what tells cards apart)."""
+        return self.look(card).label.strip()
+
     def table_text(self) -> RenderableType:
         raise NotImplementedError
 

@@ -692,6 +692,9 @@ class VelonimoScreen(GameScreen):
             return _("give the reward to {name}").format(name=self.name_of(action.to_seat))
         return _("pass")
 
+    def card_code(self, card: int) -> str:
+        return short_code(card)  # the value alone would leave out the colour
+
     def key_for(self, action: Action) -> str | None:
         if isinstance(action, Pass):
             return "p"
@@ -734,8 +737,12 @@ class VelonimoScreen(GameScreen):
         self.query_one(Hand).action_choose()
 
     def action_sort(self) -> None:
+        hand = self.query_one(Hand)
+        current = hand.current
         self.by_value = not self.by_value
         self.refresh_all()
+        if current in hand.cards:  # the cursor stays on its card, wherever the card went
+            hand.cursor = hand.cards.index(current)
 
     def on_hand_selected(self, message: Hand.Selected) -> None:
         message.stop()
@@ -762,7 +769,8 @@ class VelonimoScreen(GameScreen):
         jersey = self.jersey_on and self.can_wear_jersey()
         problem = play_problem(cards, jersey, self.view["attack_value"])
         if problem is not None:
-            self.say(problem)
+            if not selection:  # a selection's problem is in the prompt already: not twice
+                self.say(problem)
             return
         if self.submit(Play(tuple(sorted(cards)), jersey), _("that is not a legal play")):
             self.jersey_on = False

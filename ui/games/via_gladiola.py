@@ -96,6 +96,13 @@ class ViaGladiolaScreen(GameScreen):
             return _("a Gladiola")
         return _("a Start card")
 
+    def pile_name(self, card: int) -> str:
+        """A card in the walk pile, in a word (the pile is a row of them)."""
+        kind = kind_of(card)
+        if kind == "finish":
+            return _("Finish")
+        return "0" if kind == "start" else self.card_name(card)
+
     def describe_move(self, action: Action) -> str:
         if isinstance(action, Walk):
             return _("walk {card}").format(card=self.card_name(action.card))
@@ -110,21 +117,25 @@ class ViaGladiolaScreen(GameScreen):
         text = Text()
         text.append(_("Day {day} of 4").format(day=view["day"]), style="bold")
         text.append("   " + _("draw pile: {n}").format(n=view["draw_pile"]) + "\n")
-        pile = [self.card_name(c) if kind_of(c) != "start" else "0" for c in view["walk_pile"]]
+        pile = [self.pile_name(c) for c in view["walk_pile"]]
         arrow = " > " if self.ascii_mode else " → "
         shown = pile if len(pile) <= 9 else ["...", *pile[-8:]]
         text.append(_("Walk pile: ") + arrow.join(shown) + "\n")
         top = view["top_value"]
         if top < 50:
-            text.append(
-                _(
-                    "From {top}: {a}-{b} draw 0; {c}-{d} draw 1; {e}-{f} draw 2; more is too fast"
-                ).format(
-                    top=top, a=top + 1, b=top + 5, c=top + 6, d=top + 10, e=top + 11, f=top + 15
-                )
-                + "\n",
-                style="dim",
-            )
+            # Nothing is above 50 km (the Finish): the steps that would pass it are not said.
+            ranges = [
+                _("{a}-{b} draw {n}").format(a=top + lo, b=min(top + hi, 50), n=n)
+                if top + lo < min(top + hi, 50)
+                else _("{a} draw {n}").format(a=top + lo, n=n)
+                for lo, hi, n in ((1, 5, 0), (6, 10, 1), (11, 15, 2))
+                if top + lo <= 50
+            ]
+            joined = _("; ").join(ranges)  # (French puts a space before it)
+            line = _("From {top}: {ranges}").format(top=top, ranges=joined)
+            if top + 16 <= 50:
+                line = _("From {top}: {ranges}; more is too fast").format(top=top, ranges=joined)
+            text.append(line + "\n", style="dim")
         if view["gladiolas"]:
             text.append(_("Gladiolas laid aside: {n}").format(n=len(view["gladiolas"])) + "\n")
         # Day 4 ends the game: its pile is never shuffled back.

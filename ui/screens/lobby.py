@@ -58,7 +58,8 @@ class LobbyScreen(Screen[None]):
         Binding("b", "add_bot", N_("Add bot")),
         Binding("l", "level", N_("Bot level")),
         Binding("x", "remove_bot", N_("Remove bot")),
-        Binding("o", "change_table", N_("Change table")),
+        # Not on the key bar (it is full at 60 columns): the owner's note below the seats says it.
+        Binding("o", "change_table", N_("Change table"), show=False),
         Binding("c", "chat", N_("Chat")),
         # Above the seats' list, which would scroll itself: the chat is what grows.
         Binding("pageup", "scroll_chat(-1)", show=False, priority=True),
@@ -181,6 +182,7 @@ class LobbyScreen(Screen[None]):
             note += "\n" + _("Bots you add play at level {level} (l changes it).").format(
                 level=level_name(self.level)
             )
+            note += "\n" + _("o changes the game, the seats or the options.")
         self.query_one("#lobby-note", Static).update(Text(note.strip()))
         self.refresh_bindings()
 
