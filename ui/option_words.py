@@ -11,7 +11,7 @@ from ui.i18n import N_, _
 
 OPTION_TEXTS = frozenset(
     {
-        N_("Variant: the game ends at once when a player plays the last card of their hand."),
+        N_("Variant: the game ends when a player plays their last card."),
         N_("The seat that starts day 1 (default: random)."),
         N_("A deck file's text (default: the house deck)."),
         N_("The seat that leads round 1 (the sheet: the youngest player; default: random)."),

@@ -174,9 +174,10 @@ async def test_the_owner_changes_the_game_and_seats_from_the_lobby(tmp_path: Pat
             await wait_until(pilot, lambda: host.table.seats[1].ready)
             await wait_until(pilot, lambda: "o changes the game" in screen_text(app))
             await pilot.press("o")
-            await wait_until(pilot, lambda: on(pilot, "HostSetupScreen"))
+            await wait_until(pilot, lambda: on(pilot, "TableChangeScreen"))
             await pilot.pause(0.3)
             form: Any = app.screen
+            assert "Change the table" in footer(pilot)
             assert form.query_one("#game", Select).value == "via-gladiola"
             assert form.query_one("#players", Select).value == 3
             assert not form.query("#port") and not form.query("#password"), "set when opened"

@@ -315,3 +315,22 @@ class HostSetupScreen(Screen[TablePlan | None]):
             self.dismiss(plan)
             return
         self.app.open_table(plan)  # type: ignore[attr-defined]
+
+
+class TableChangeScreen(HostSetupScreen):
+    """The owner changes an open table: the game, the seats and the game's options.
+
+    | Key | Action |
+    | :- | :- |
+    | tab / shift+tab | Next / previous field |
+    | ctrl+o | Change the table |
+    | escape | Back to the lobby, changing nothing |
+    """
+
+    BINDINGS = [
+        Binding("ctrl+o", "open", N_("Change the table")),
+        Binding("escape", "app.pop_screen", N_("Back")),
+    ]
+
+    def __init__(self, lobby: Lobby) -> None:
+        super().__init__(lobby=lobby)

@@ -32,7 +32,7 @@ from ui import notices
 from ui.bot_levels import level_name
 from ui.failures import link_lost
 from ui.i18n import N_, _, names_list, ngettext
-from ui.screens.host_setup import HostSetupScreen
+from ui.screens.host_setup import TableChangeScreen
 from ui.session import Session, SessionNotice, TablePlan
 from ui.widgets.chat import ChatBox
 from ui.widgets.keybar import KeyBar
@@ -257,7 +257,7 @@ class LobbyScreen(Screen[None]):
             if plan is not None:
                 self.run_worker(self.change_table(plan), group="lobby")
 
-        self.app.push_screen(HostSetupScreen(lobby=lobby), chosen)
+        self.app.push_screen(TableChangeScreen(lobby), chosen)
 
     async def change_table(self, plan: TablePlan) -> None:
         try:

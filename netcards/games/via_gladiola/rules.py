@@ -68,7 +68,7 @@ class ViaGladiola(OneSeatAtATime[VGState]):
             "variant_last_card",
             "bool",
             False,
-            "Variant: the game ends at once when a player plays the last card of their hand.",
+            "Variant: the game ends when a player plays their last card.",
         ),
         OptionSpec("first_player", "seat", None, "The seat that starts day 1 (default: random)."),
         OptionSpec("deck", "deck", None, "A deck file's text (default: the house deck)."),
