@@ -189,10 +189,13 @@ def replay_screen(replay: Replay, *, ascii_mode: bool = False) -> GameScreen:
     base = screen_class(replay.game.id)
     if base is None:
         raise BadReplay(f"no screen for {replay.game.name}")
-    # Textual collects BINDINGS from its own classes only, so they go on the new class itself.
-    cls = type(
-        f"Replay{base.__name__}", (ReplayControls, base), {"BINDINGS": ReplayControls.BINDINGS}
-    )
+    # Textual collects BINDINGS from its own classes only, so they go on the new class itself;
+    # the jump to the next day, round or stage says the game's own word.
+    bindings = [
+        Binding(b.key, b.action, base.next_part, priority=True) if b.action == "jump(1)" else b
+        for b in ReplayControls.BINDINGS
+    ]
+    cls = type(f"Replay{base.__name__}", (ReplayControls, base), {"BINDINGS": bindings})
     client = ReplayClient(replay.game, replay.config, replay.seat, replay.names)
     screen: Any = cls(ReplaySession(client), ascii_mode=ascii_mode)
     screen.replay = replay

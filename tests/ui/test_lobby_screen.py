@@ -60,9 +60,11 @@ async def test_others_see_only_the_keys_they_can_use(spectator: bool) -> None:
             await pilot.pause(0.2)
             keys = footer(pilot)
             text = screen_text(app)
-            for owners in ("Add bot", "Bot level", "Remove bot", "b: add bot"):
+            for owners in ("Add bot", "Bot level", "Remove bot", "b: add bot", "add bots"):
                 assert owners not in keys and owners not in text
             assert ("Ready" in keys) is not spectator
+            assert ("You are watching" in text) is spectator
+            assert "still open: waiting for" in " ".join(text.split())
             assert "compare it with the host's screen" in " ".join(text.split())
             await pilot.press("b", "r")
             await pilot.pause(0.3)

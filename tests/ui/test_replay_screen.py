@@ -97,6 +97,7 @@ async def test_the_rules_closed_at_a_replay_s_last_move_bring_back_the_replay(
         await pilot.press("escape")
         await pilot.pause(0.3)
         assert app.is_running and app.screen is screen
+        assert "] Next day" in screen_text(app).splitlines()[-1]
         assert screen.step_index == len(replay.steps()) - 1
         assert "Every hand" in screen_text(app)
 
@@ -110,5 +111,6 @@ async def test_every_hand_of_a_velonimo_replay_tells_the_colours(tmp_path: Path)
         await pilot.press("a")
         await pilot.pause(0.2)
         text = screen_text(app)
+        assert "] Next round" in text.splitlines()[-1], "the game's own word for its parts"
         hands = text[text.index("Every hand") :]
         assert re.search(r": (\S+ )*\d(R|O|Y|G|Bl|P|Br)\b", hands), hands

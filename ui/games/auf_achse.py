@@ -90,6 +90,7 @@ class AufAchseScreen(GameScreen):
     ]
     game_id = "auf-achse"
     deal_ends = frozenset({"stage_end"})
+    next_part = N_("Next stage")
     score_title = N_("km")
     shown_keys: tuple[object, ...] = ()
     """What the Footer's keys were last worked out from (the step and whose turn it is)."""

@@ -106,6 +106,8 @@ class GameScreen(Screen[None]):
     on a table the player cannot see)."""
     game_id: ClassVar[str]
     deal_ends: ClassVar[frozenset[str]] = frozenset()
+    next_part: ClassVar[str] = N_("Next day/round")
+    """A replay's key to the next day, round or stage, in this game's word."""
     """The kinds of event that end a deal (a day, a round, a stage): a summary follows."""
     multi_select: ClassVar[bool] = False
     score_title: ClassVar[str] = N_("score")

@@ -163,6 +163,7 @@ class VelonimoScreen(GameScreen):
     ]
     game_id = "velonimo"
     deal_ends = frozenset({"round_end"})
+    next_part = N_("Next round")
     multi_select = True
     score_title = N_("points")
 

@@ -45,6 +45,7 @@ class ViaGladiolaScreen(GameScreen):
     ]
     game_id = "via-gladiola"
     deal_ends = frozenset({"day_end"})
+    next_part = N_("Next day")
     score_title = N_("blisters")
 
     def __init__(self, session: Session, *, ascii_mode: bool = False) -> None:

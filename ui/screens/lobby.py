@@ -178,6 +178,10 @@ class LobbyScreen(Screen[None]):
         if row is not None and 0 <= row < len(lobby.seats):
             table.move_cursor(row=row)
         note = self.start_note(lobby)
+        if client.spectator:
+            note = _("You are watching: you will see the game, without a hand of your own.") + (
+                "\n" + note if note else ""
+            )
         if client.owner:
             note += "\n" + _("Bots you add play at level {level} (l changes it).").format(
                 level=level_name(self.level)
@@ -215,10 +219,16 @@ class LobbyScreen(Screen[None]):
         if lobby.phase != "lobby":
             return ""
         open_seats = sum(1 for s in lobby.seats if s.kind == "open")
-        if open_seats:
+        if open_seats and self.session.client.owner:
             return ngettext(
                 "{n} seat still open: add bots or wait for players",
                 "{n} seats still open: add bots or wait for players",
+                open_seats,
+            ).format(n=open_seats)
+        if open_seats:  # only the owner adds bots: the others can only wait
+            return ngettext(
+                "{n} seat still open: waiting for a player",
+                "{n} seats still open: waiting for players",
                 open_seats,
             ).format(n=open_seats)
         waiting = [s.name for s in lobby.seats if s.kind == "human" and not s.ready]
