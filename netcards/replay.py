@@ -103,10 +103,12 @@ class Replay:
     def _step(self, state: Any, index: int, actor: int | None, events: list[Any]) -> Step:
         game, seat = self.game, self.seat
         view = game.public_view(state) if seat is None else game.view(state, seat)
+        # Every seat's hidden cards: its hand (in card order) and, where a game has one, the
+        # run it builds face down (in the order it was laid).
         hands = {
-            name: sorted(cards)
+            name: sorted(cards) if name.startswith("hand:") else list(cards)
             for name, cards in game.locations(state).items()
-            if name.startswith("hand:")
+            if name.startswith(("hand:", "run:"))
         }
         return Step(
             index,

@@ -168,10 +168,14 @@ class ReplayControls:
         if not (self.show_all or self.step_index == len(steps) - 1):
             return own
         lines = Text(_("Every hand:") + "\n", style="bold")
-        for name, cards in sorted(steps[self.step_index].hands.items()):
-            seat = int(name.split(":")[1])
+        hands = steps[self.step_index].hands
+        for name, cards in sorted(hands.items(), key=lambda kv: (int(kv[0].split(":")[1]), kv[0])):
+            where, seat = name.split(":")[0], int(name.split(":")[1])
             labels = " ".join(self.card_code(c) for c in cards) or "-"
-            lines.append(f"{self.client.names[seat]}: {labels}\n")
+            who = self.client.names[seat]
+            if where == "run":
+                who = _("{name}'s run").format(name=who)
+            lines.append(f"{who}: {labels}\n")
         return Group(own, lines)
 
     def refresh_status(self: Any) -> None:

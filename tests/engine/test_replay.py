@@ -40,8 +40,10 @@ def test_a_replay_shows_each_moment_as_the_seat_saw_it(game_id: str, players: in
     assert [s.view for s in steps] == views
     assert [e for s in steps for e in s.events] == table.history(0)
     final = steps[-1]
+    places = table.game.locations(table.state)
     assert final.hands == {
-        n: sorted(c) for n, c in table.game.locations(table.state).items() if n.startswith("hand:")
+        **{n: sorted(c) for n, c in places.items() if n.startswith("hand:")},
+        **{n: list(c) for n, c in places.items() if n.startswith("run:")},  # laid in order
     }
     assert final.to_act == ()
     assert any(s.boundary for s in steps)

@@ -114,3 +114,18 @@ async def test_every_hand_of_a_velonimo_replay_tells_the_colours(tmp_path: Path)
         assert "] Next round" in text.splitlines()[-1], "the game's own word for its parts"
         hands = text[text.index("Every hand") :]
         assert re.search(r": (\S+ )*\d(R|O|Y|G|Bl|P|Br)\b", hands), hands
+
+
+async def test_every_hand_of_an_auf_achse_replay_shows_the_runs_too(tmp_path: Path) -> None:
+    """An Auf Achse run is built face down: a replay's look at every hand shows it, in the
+    order it was laid."""
+    replay = load_replay(finished_replay(tmp_path, "auf-achse"))
+    steps = replay.steps()
+    middle = next(i for i, s in enumerate(steps) if any(s.hands.get(f"run:{p}") for p in (1, 2)))
+    app = make_app(settings=UserSettings(name="Ann"), replay=replay, ascii_mode=True)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press(*["n"] * middle, "a")
+        await pilot.pause(0.2)
+        text = screen_text(app)
+        assert re.search(r"'s run: \d", text), text
