@@ -8,7 +8,7 @@ from typing import Any
 from textual.widgets import Select
 
 from netcards.registry import all_games, get_game
-from tests.ui.pilots import wait_until
+from tests.ui.pilots import screen_text, wait_until
 from ui.app import make_app
 from ui.user_settings import UserSettings
 
@@ -57,3 +57,24 @@ async def test_every_option_of_every_game_is_shown_at_80x24() -> None:
                     first = screen.query_one(f"#opt-{spec.name}", Select)
                     seats = [value for _label, value in first._options if value != "random"]
                     assert len(seats) == count, (game, count, seats)
+
+
+async def test_a_long_option_text_wraps_whole_at_80_columns_in_french() -> None:
+    from ui import i18n
+
+    i18n.use("fr")
+    try:
+        app = make_app(settings=UserSettings(name="Ann", language="fr"), ascii_mode=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("h")
+            await wait_until(pilot, lambda: type(app.screen).__name__ == "HostSetupScreen")
+            screen: Any = app.screen
+            screen.query_one("#game", Select).value = "velonimo"
+            await pilot.pause(0.3)
+            screen.query_one("#opt-first_player").focus()
+            await pilot.pause(0.3)
+            words = " ".join(screen_text(app).split())
+            spec = next(s for s in get_game("velonimo").option_specs if s.name == "first_player")
+            assert " ".join(i18n._(spec.help).split()) in words
+    finally:
+        i18n.use("en")
