@@ -404,8 +404,12 @@ class TableClient:
                     reason = f"no machine named {self.host} was found"
                 code = _failure_code(exc)
                 if self._handshaking and code in NOT_A_TABLE:
+                    why = "said nothing" if code == "no_answer" else reason
                     code = "not_a_table"
-                    reason = f"{self.address} answered, but not as a netcards table ({reason})"
+                    reason = (
+                        f"{self.address} is not a netcards table (it took the connection, then "
+                        f"{why}): check the port"
+                    )
             finally:
                 self.connected = False
                 self._hang_up()

@@ -317,7 +317,8 @@ async def _play_as_bot(
                 if refusals < 3:
                     await play()
             elif isinstance(notice, LinkDown):
-                err.write(f"{name}: link down ({notice.reason}); retrying: {notice.retrying}\n")
+                then = "trying again" if notice.retrying else "giving up"
+                err.write(f"{name}: link down ({notice.reason}); {then}\n")
             elif isinstance(notice, TableSays):
                 err.write(f"{name}: table: {notice_text(notice.code, notice.args)}\n")
             elif isinstance(notice, GameOver):

@@ -55,7 +55,7 @@ async def test_something_that_is_not_a_table_is_named_so(
 ) -> None:
     failed = await failure_against(answer, tmp_path)
     assert failed.code == "not_a_table", failed
-    assert "not as a netcards table" in failed.reason
+    assert "is not a netcards table" in failed.reason and "check the port" in failed.reason
 
 
 async def test_a_port_where_nobody_listens_is_still_said_so(tmp_path: Path) -> None:

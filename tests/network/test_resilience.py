@@ -90,7 +90,7 @@ def test_a_killed_host_resumes_from_its_journal_and_the_game_ends_as_replayed(
     # seat token it keeps trying until the host is back.
     ann.kill()
     ann = spawn(tmp_path, "Ann-again", "bot", f"127.0.0.1:{port}", "--name", "Ann")
-    wait_for(lambda: "retrying: True" in ann.stderr(), what="Ann's program to retry")
+    wait_for(lambda: "trying again" in ann.stderr(), what="Ann's program to retry")
     before = journal.read_text().count('"type":"action"')
     resumed, port2, fingerprint2 = host(tmp_path, "--resume", str(journal), name="resumed")
     try:

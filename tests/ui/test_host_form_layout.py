@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from textual.widgets import Select
 
 from netcards.registry import all_games, get_game
@@ -76,5 +77,27 @@ async def test_a_long_option_text_wraps_whole_at_80_columns_in_french() -> None:
             words = " ".join(screen_text(app).split())
             spec = next(s for s in get_game("velonimo").option_specs if s.name == "first_player")
             assert " ".join(i18n._(spec.help).split()) in words
+    finally:
+        i18n.use("en")
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "nl"])
+async def test_the_variant_s_checkbox_text_is_whole_at_80_columns(language: str) -> None:
+    """A checkbox's text does not wrap: each language's must fit the form at 80 columns."""
+    from ui import i18n
+
+    i18n.use(language)
+    try:
+        app = make_app(settings=UserSettings(name="Ann", language=language), ascii_mode=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("h")
+            await wait_until(pilot, lambda: type(app.screen).__name__ == "HostSetupScreen")
+            screen: Any = app.screen
+            screen.query_one("#game", Select).value = "via-gladiola"
+            await pilot.pause(0.3)
+            screen.query_one("#opt-variant_last_card").focus()
+            await pilot.pause(0.3)
+            spec = next(s for s in get_game("via-gladiola").option_specs if s.kind == "bool")
+            assert i18n._(spec.help) in screen_text(app)
     finally:
         i18n.use("en")

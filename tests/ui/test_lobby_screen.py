@@ -163,13 +163,15 @@ async def test_the_owner_changes_the_game_and_seats_from_the_lobby(tmp_path: Pat
 
     from protocol.client import SeatTaken
 
-    plan = TablePlan("via-gladiola", 3, {}, bind="127.0.0.1", port=0, discovery=False)
+    plan = TablePlan(
+        "via-gladiola", 4, {"variant_last_card": True}, bind="127.0.0.1", port=0, discovery=False
+    )
     app = make_app(settings=UserSettings(name="Ann"), ascii_mode=False, host=plan)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: on(pilot, "LobbyScreen"))
         host = app.session.host
         bea = TableClient(f"127.0.0.1:{host.port}", "Bea", KnownHosts(tmp_path / "bea_hosts"))
-        runner = asyncio.create_task(bea.run())
+        runners = [asyncio.create_task(bea.run())]
         try:
             await wait_until(pilot, lambda: bea.seat is not None)
             await bea.set_ready(True)
@@ -181,7 +183,24 @@ async def test_the_owner_changes_the_game_and_seats_from_the_lobby(tmp_path: Pat
             form: Any = app.screen
             assert "Change the table" in footer(pilot)
             assert form.query_one("#game", Select).value == "via-gladiola"
-            assert form.query_one("#players", Select).value == 3
+            assert form.query_one("#players", Select).value == 4, "the table as it is"
+            assert form.query_one("#opt-variant_last_card").value is True
+            cas = TableClient(f"127.0.0.1:{host.port}", "Cas", KnownHosts(tmp_path / "cas"))
+            runners.append(asyncio.create_task(cas.run()))
+            await wait_until(pilot, lambda: cas.seat is not None)
+            await wait_until(
+                pilot,
+                lambda: len([s for s in app.session.client.lobby.seats if s.kind == "human"]) == 3,
+            )
+            form.query_one("#players", Select).value = 2
+            await pilot.pause(0.2)
+            await pilot.press("ctrl+o")
+            await pilot.pause(0.3)
+            assert on(pilot, "TableChangeScreen"), "the form stays, with what to fix"
+            assert "3 players are seated" in " ".join(screen_text(app).split())
+            assert host.table.config.players == 4
+            await cas.leave("not today")
+            await wait_until(pilot, lambda: sum(s.kind == "human" for s in host.table.seats) == 2)
             assert not form.query("#port") and not form.query("#password"), "set when opened"
             form.query_one("#game", Select).value = "velonimo"
             await pilot.pause(0.3)
@@ -198,4 +217,5 @@ async def test_the_owner_changes_the_game_and_seats_from_the_lobby(tmp_path: Pat
             notices = [bea.updates.get_nowait() for _ in range(bea.updates.qsize())]
             assert any(isinstance(n, SeatTaken) and n.seat == 1 for n in notices[seated_again:])
         finally:
-            runner.cancel()
+            for runner in runners:
+                runner.cancel()

@@ -6,6 +6,7 @@ up here without a change; every value is checked by the engine before the table 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ from netcards.registry import all_games, get_game
 from protocol.address import DEFAULT_PORT, DEFAULT_SSH_PORT
 from protocol.messages import Lobby
 from ui.bot_levels import level_choice
-from ui.i18n import N_, _
+from ui.i18n import N_, _, ngettext
 from ui.option_words import option_text
 from ui.screens.forms import checkbox
 from ui.session import TablePlan
@@ -68,6 +69,7 @@ class HostSetupScreen(Screen[TablePlan | None]):
         self.practise = practise
         self.player = player
         self.lobby = lobby
+        self.lobby_now: Callable[[], Lobby | None] = lambda: lobby
 
     def compose(self) -> ComposeResult:
         games = sorted(all_games().values(), key=lambda g: g.name)
@@ -146,8 +148,7 @@ class HostSetupScreen(Screen[TablePlan | None]):
     async def show_lobby(self, lobby: Lobby) -> None:
         """The table as it is: its player count and each option's value (the deck is not in
         the lobby: its field stays empty, and an empty one keeps the table's deck)."""
-        with self.prevent(Select.Changed):
-            self.query_one("#players", Select).value = lobby.players
+        self.query_one("#players", Select).value = lobby.players
         self.players_changed()
         for spec in get_game(lobby.game).option_specs:
             value = lobby.options.get(spec.name)
@@ -166,6 +167,7 @@ class HostSetupScreen(Screen[TablePlan | None]):
 
     async def game_changed(self) -> None:
         game = get_game(self.game_id)
+        self.shown_game = game.id
         players = self.query_one("#players", Select)
         players.set_options([(str(n), n) for n in range(game.min_players, game.max_players + 1)])
         players.value = min(max(3, game.min_players), game.max_players)
@@ -220,7 +222,9 @@ class HostSetupScreen(Screen[TablePlan | None]):
         return [label, Input(value="" if spec.default is None else str(spec.default), id=wid)]
 
     async def on_select_changed(self, event: Select.Changed) -> None:
-        if event.select.id == "game":
+        # A game's fields are built once per game chosen: a late word from the game select
+        # (the value it was composed with, announced after the mount) must not reset them.
+        if event.select.id == "game" and self.game_id != getattr(self, "shown_game", None):
             await self.game_changed()
         elif event.select.id == "players":
             self.players_changed()
@@ -253,6 +257,17 @@ class HostSetupScreen(Screen[TablePlan | None]):
                     options[spec.name] = spec.parse_text(text)
         game.make_config(players, options)
         if self.lobby is not None:
+            now = self.lobby_now() or self.lobby  # people may have come or gone meanwhile
+            seated = sum(1 for seat in now.seats if seat.kind == "human")
+            if players < seated:  # the host would refuse it, and the lobby lose the form
+                raise FieldError(
+                    ngettext(
+                        "{n} player is seated: the table needs at least {n} seat",
+                        "{n} players are seated: the table needs at least {n} seats",
+                        seated,
+                    ).format(n=seated),
+                    "players",
+                )
             return TablePlan(game.id, players, options)
         level = str(self.query_one("#level", Select).value)
         if self.practise:
@@ -332,5 +347,6 @@ class TableChangeScreen(HostSetupScreen):
         Binding("escape", "app.pop_screen", N_("Back")),
     ]
 
-    def __init__(self, lobby: Lobby) -> None:
+    def __init__(self, lobby: Lobby, lobby_now: Callable[[], Lobby | None]) -> None:
         super().__init__(lobby=lobby)
+        self.lobby_now = lobby_now

@@ -267,7 +267,8 @@ class LobbyScreen(Screen[None]):
             if plan is not None:
                 self.run_worker(self.change_table(plan), group="lobby")
 
-        self.app.push_screen(TableChangeScreen(lobby), chosen)
+        client = self.session.client
+        self.app.push_screen(TableChangeScreen(lobby, lambda: client.lobby), chosen)
 
     async def change_table(self, plan: TablePlan) -> None:
         try:
