@@ -103,7 +103,8 @@ async def test_a_host_that_never_answers_is_reported_as_silent(tmp_path: Path) -
         while not client.updates.empty():
             notices.append(client.updates.get_nowait())
         failed = [n for n in notices if isinstance(n, Failed)]
-        assert failed and "the host went silent" in failed[-1].reason
+        assert failed and failed[-1].code == "not_a_table", failed
+        assert "said nothing" in failed[-1].reason and "check the port" in failed[-1].reason
     finally:
         listener.close()
 
