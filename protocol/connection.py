@@ -39,8 +39,17 @@ from protocol.events import (
 )
 from protocol.framing import FrameReader, frame, length_prefix
 from protocol.limits import MAX_PLAINTEXT, PROTOCOL_VERSION, TAG_SIZE
-from protocol.messages import Confirm, Error, Message, Ping, Pong, decode, encode
-from protocol.wire import pack, unpack
+from protocol.messages import (
+    Confirm,
+    Error,
+    Message,
+    Ping,
+    Pong,
+    decode,
+    encode,
+    encode_unchecked,
+)
+from protocol.wire import pack, pack_unchecked, unpack
 
 RandomBytes = Callable[[int], bytes]
 Role = Literal["host", "client"]
@@ -63,10 +72,13 @@ class Packed:
     payload: bytes
 
 
-def packed(message: Message) -> Packed:
-    """`message` as the plaintext every connection seals; LocalProtocolError if it is too big."""
+def packed(message: Message, *, check: bool = True) -> Packed:
+    """`message` as the plaintext every connection seals; LocalProtocolError if it is too big.
+
+    `check=False` skips checking its fields and walking its game payloads, for what the host
+    makes from the engine at every move (`messages.encode_unchecked` says why that is safe)."""
     try:
-        payload = pack(encode(message))
+        payload = pack(encode(message)) if check else pack_unchecked(encode_unchecked(message))
     except LocalProtocolError as exc:
         raise LocalProtocolError(exc.code, f"message '{message.TYPE}': {exc.text}") from None
     if len(payload) > MAX_PLAINTEXT:

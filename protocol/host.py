@@ -1002,7 +1002,8 @@ class TableHost:
         for peer in audience:
             if peer.seat not in by_seat:
                 by_seat[peer.seat] = _packed(
-                    update_for(table.game, table.state, events, self.seq, actor, peer.seat)
+                    update_for(table.game, table.state, events, self.seq, actor, peer.seat),
+                    check=False,  # the engine's views and events: see encode_unchecked
                 )
             self._send(peer, by_seat[peer.seat])
         self._sync_journal_soon()
@@ -1147,10 +1148,10 @@ class TableHost:
         self._sync_clock()
 
 
-def _packed(message: Message) -> Message | Packed:
+def _packed(message: Message, check: bool = True) -> Message | Packed:
     """`message` encoded once for every peer it goes to; left as it is when it cannot be (too
     big), so that sending it says so for each peer, as sending any message does."""
     try:
-        return packed(message)
+        return packed(message, check=check)
     except ProtocolError:
         return message

@@ -25,6 +25,7 @@ from protocol.schema import (
     Choice,
     Data,
     Int,
+    Kind,
     Opt,
     Record,
     Seq,
@@ -546,6 +547,43 @@ def encode(msg: Message) -> dict[str, Any]:
         return {"type": cls.TYPE, **dump_fields(fields_of(cls), msg, "")}
     except LocalProtocolError as exc:
         raise LocalProtocolError(exc.code, f"message '{cls.TYPE}': {exc.text}") from None
+
+
+def encode_unchecked(msg: Message) -> dict[str, Any]:
+    """`msg` as the same map `encode` gives, without checking its fields.
+
+    For the updates the host makes from the engine for every seat at every move: their fields
+    come from the table's own counters and the game's views and events, whose plain shape every
+    game is held to by tests (tests/protocol/test_fanout.py), so checking them again
+    at every send only costs each seat its share of the wait. A message that nests records is
+    encoded by `encode`, which turns them into maps."""
+    cls = type(msg)
+    if not _flat(cls):
+        return encode(msg)
+    return {"type": cls.TYPE, **{name: getattr(msg, name) for name, _ in fields_of(cls)}}
+
+
+_FLAT: dict[type[Any], bool] = {}
+
+
+def _flat(cls: type[Any]) -> bool:
+    """Whether every field of `cls` goes on the wire as it is (no record to turn into a map)."""
+    flat = _FLAT.get(cls)
+    if flat is None:
+        flat = _FLAT[cls] = cls in MESSAGE_TYPES.values() and not any(
+            _nests_record(kind) for _, kind in fields_of(cls)
+        )
+    return flat
+
+
+def _nests_record(kind: Kind) -> bool:
+    if isinstance(kind, Record):
+        return True
+    if isinstance(kind, Seq):
+        return _nests_record(kind.item)
+    if isinstance(kind, Opt):
+        return _nests_record(kind.inner)
+    return False
 
 
 def decode(data: Any) -> Message:

@@ -3,7 +3,8 @@
 Everything a peer sends is decoded here and nowhere else, so the unpacker's limits and the
 generic shape rules (string keys, bounded depth, no extension types, no duplicate keys, finite
 floats) hold for every message. Outgoing data passes the same shape check, so we never send
-what a conforming peer would refuse.
+what a conforming peer would refuse; the one exception is the update each seat gets at every
+move, whose shape the engine's tests hold instead (`pack_unchecked`).
 """
 
 from __future__ import annotations
@@ -147,6 +148,13 @@ def _check_unpacked(obj: Any, depth: int) -> None:
 def pack(obj: Any) -> bytes:
     """Encode plain data; data a peer would refuse raises LocalProtocolError instead."""
     check_plain(obj, LocalProtocolError)
+    return pack_unchecked(obj)
+
+
+def pack_unchecked(obj: Any) -> bytes:
+    """Encode data known to be plain without walking it first (`messages.encode_unchecked`
+    says when that is known); what msgpack itself cannot encode still raises
+    LocalProtocolError."""
     try:
         return msgpack.packb(obj, use_bin_type=True)
     except (TypeError, ValueError, OverflowError) as exc:

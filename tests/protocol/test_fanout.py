@@ -23,6 +23,7 @@ from netcards.event import Event
 from netcards.game import Game
 from netcards.registry import all_games
 from netcards.rng import make_seed
+from protocol.connection import packed
 from protocol.crypto import nonce
 from protocol.events import MessageReceived
 from protocol.fanout import (
@@ -107,8 +108,14 @@ def play_over_the_wire(game: Game[Any], players: int, seed: int, levels: list[st
             public = updates[SPECTATOR]
             check_private_parts(events, None, [dict(e) for e in public.events])
             check_known(game, public, knowledge, None)
+            for s in [*range(players), SPECTATOR]:
+                # The host packs updates without walking them (encode_unchecked): the engine's
+                # views and events must be plain data, packed exactly as the checked way would.
+                fast = packed(updates[s], check=False)
+                assert fast.payload == packed(updates[s]).payload
+                updates[s] = fast.message  # type: ignore[assignment]
             for s in range(players):
-                raw = pairs[s].host.send(updates[s])
+                raw = pairs[s].host.send(packed(updates[s], check=False))
                 # Nobody else's key opens it (same counter, so only the key differs).
                 for other in range(players):
                     if other != s:

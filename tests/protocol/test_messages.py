@@ -7,6 +7,7 @@ from typing import Any
 import msgpack
 import pytest
 
+from protocol.connection import packed
 from protocol.errors import ErrorCode, LocalProtocolError, RemoteProtocolError
 from protocol.events import MessageReceived
 from protocol.messages import (
@@ -21,8 +22,9 @@ from protocol.messages import (
     Update,
     decode,
     encode,
+    encode_unchecked,
 )
-from protocol.wire import pack, unpack
+from protocol.wire import pack, pack_unchecked, unpack
 from tests.protocol.support import VIEW, ConnectionPair, one_of_each
 
 ALL = one_of_each()
@@ -36,6 +38,23 @@ def wire(data: Any) -> Any:
 @pytest.mark.parametrize("msg", ALL, ids=[f"{i}-{m.TYPE}" for i, m in enumerate(ALL)])
 def test_every_message_round_trips_through_the_codec(msg: Message) -> None:
     assert decode(wire(encode(msg))) == msg
+
+
+@pytest.mark.parametrize("msg", ALL, ids=[f"{i}-{m.TYPE}" for i, m in enumerate(ALL)])
+def test_the_unchecked_encoding_is_the_checked_one(msg: Message) -> None:
+    """What the host sends without checking is byte for byte what `encode` and `pack` give,
+    records turned into maps included (those messages take the checked way)."""
+    assert pack_unchecked(encode_unchecked(msg)) == pack(encode(msg))
+
+
+def test_the_unchecked_way_still_refuses_what_msgpack_cannot_encode() -> None:
+    update = Update(seq=1, actor=0, events=(), view={"hand": {1, 2}}, to_act=(0,))
+    with pytest.raises(LocalProtocolError) as caught:
+        packed(update, check=False)
+    assert caught.value.code == ErrorCode.WRONG_TYPE
+    with pytest.raises(LocalProtocolError) as caught:
+        encode_unchecked(object())  # type: ignore[arg-type]
+    assert caught.value.code == ErrorCode.UNKNOWN_TYPE
 
 
 def test_every_message_round_trips_through_a_connection_pair() -> None:
