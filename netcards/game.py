@@ -51,6 +51,12 @@ class Outcome:
     lower_is_better: bool
     detail: dict[str, Any] = field(default_factory=dict)
 
+    def leaders(self) -> tuple[int, ...]:
+        """Of the standings of a game stopped before its end: the seats ahead, and none when
+        every seat is level (a table closed before the first round was scored would otherwise
+        name everyone its winner)."""
+        return () if len(self.winners) == len(self.scores) else self.winners
+
     def to_data(self) -> dict[str, Any]:
         return {
             "scores": list(self.scores),

@@ -129,10 +129,21 @@ class Table:
         candidates = [self._seat(seat)] if seat is not None else self.seats
         for s in candidates:
             if s.kind == "open":
-                s.kind, s.name, s.token = "human", clean_name(name), token
+                s.kind, s.name, s.token = "human", self._unique(clean_name(name)), token
                 s.connected, s.ready = True, False
                 return s
         raise LobbyError("that seat is taken" if seat is not None else "the table is full")
+
+    def _unique(self, name: str) -> str:
+        """`name`, or `name (2)`, `(3)`... when a seat already has it (in any case): two players
+        both called Bob could not tell from the table, the log or the results who is who."""
+        taken = {s.name.casefold() for s in self.seats if s.kind != "open"}
+        found, n = name, 1
+        while found.casefold() in taken:
+            n += 1
+            suffix = f" ({n})"
+            found = name[: MAX_NAME - len(suffix)].rstrip() + suffix
+        return found
 
     def seat_of_token(self, token: str) -> Seat:
         for s in self.seats:
@@ -168,9 +179,9 @@ class Table:
         candidates = [self._seat(seat)] if seat is not None else self.seats
         for s in candidates:
             if s.kind == "open":
-                s.kind, s.bot_level, s.ready = "bot", level, True
                 # "Bot 3" reads alike in every language; how hard it plays is the lobby's to say.
-                s.name = clean_name(name or f"Bot {s.index + 1}")
+                s.name = self._unique(clean_name(name or f"Bot {s.index + 1}"))
+                s.kind, s.bot_level, s.ready = "bot", level, True
                 return s
         raise LobbyError("that seat is taken" if seat is not None else "the table is full")
 

@@ -780,7 +780,15 @@ class TableHost:
                     and message.game == self.table.game.id
                 ):
                     options["deck"] = deck  # the lobby never shows the deck: unsaid, it stays
+                before = [s for s in self.table.seats if s.kind == "bot"]
                 self.table.reconfigure(message.game, message.players, options)
+                table = self.table
+                self.log(f"the table is now {table.game.name}, {table.config.players} seats")
+                self._notice("changed", game=table.game.name, players=table.config.players)
+                for bot in before:
+                    if bot not in table.seats:  # the fewer seats had no room for it
+                        self.log(f"{bot.name} leaves: no seat for it at the smaller table")
+                        self._notice("bot_left", name=bot.name)
                 for other in self.peers.values():
                     if other.token is not None and other.joined and not other.closed:
                         seat = self.table.seat_of_token(other.token)

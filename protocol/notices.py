@@ -17,6 +17,8 @@ ENGLISH = {
     "taken_back": "the host restarted without the last {count} move(s) it had announced: they "
     "are taken back and played again",
     "closed": "the host closed the table",
+    "changed": "the table is now {game} with {players} seats",
+    "bot_left": "{name} leaves: the table has fewer seats now",
 }
 
 

@@ -183,9 +183,11 @@ def print_outcome(game_name: str, names: list[str], outcome: Outcome, out: IO[st
     out.flush()
 
 
-def print_places(names: list[str], outcome: Outcome, out: IO[str]) -> None:
+def print_places(names: list[str], outcome: Outcome, out: IO[str], over: bool = True) -> None:
+    """One line a seat, best first; `over` False: standings so far, which have leaders."""
+    marked, word = (outcome.winners, "winner") if over else (outcome.leaders(), "leading")
     for seat in sorted(range(len(names)), key=lambda s: outcome.places[s]):
-        star = " (winner)" if seat in outcome.winners else ""
+        star = f" ({word})" if seat in marked else ""
         out.write(f"  {outcome.places[seat]}. {names[seat]}: {outcome.scores[seat]}{star}\n")
 
 
@@ -345,7 +347,7 @@ async def _play_as_bot(
                 out.write("the host closed the table\n")
                 if notice.standings is not None:
                     out.write("results so far:\n")
-                    print_places(list(client.names), notice.standings, out)
+                    print_places(list(client.names), notice.standings, out, over=False)
                 if notice.verdict is not None:
                     verified = "verified" if notice.verdict.ok else "NOT verified"
                     out.write(f"deal so far {verified}\n")

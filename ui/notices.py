@@ -18,6 +18,8 @@ TEMPLATES = {
         "the host restarted without the last {count} move(s) it had announced: they are taken "
         "back and played again"
     ),
+    "changed": N_("the table is now {game} with {players} seats"),
+    "bot_left": N_("{name} leaves: the table has fewer seats now"),
 }
 
 

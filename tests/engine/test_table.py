@@ -56,6 +56,18 @@ def test_names_are_cleaned_and_bounded() -> None:
     assert len(table.add_bot("random", name="x" * 100).name) == 24
 
 
+def test_a_name_already_at_the_table_gets_a_number() -> None:
+    table = new_table(5)
+    assert table.claim_seat("Bob", "t1").name == "Bob"
+    assert table.claim_seat("bob", "t2").name == "bob (2)", "the same name in another case"
+    assert table.add_bot("random", name="BOB").name == "BOB (3)"
+    long = "y" * 30
+    assert table.claim_seat(long, "t3").name == "y" * 24
+    assert table.claim_seat(long, "t4").name == "y" * 20 + " (2)", "within the name limit"
+    table.disconnect(0)  # Bob leaves the lobby: his name is free again
+    assert table.claim_seat("Bob", "t5").name == "Bob"
+
+
 def test_start_waits_for_open_seats_and_unready_players() -> None:
     table = new_table(3)
     table.claim_seat("Ann", "t1")

@@ -68,14 +68,17 @@ async def test_the_end_of_a_game_waits_for_the_last_update_to_leave(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     encoded: Counter[int] = Counter()
-    encode = protocol.connection.encode
 
-    def counting(message: Any) -> Any:
-        if isinstance(message, Update):
-            encoded[message.seq] += 1
-        return encode(message)
+    def counting(encode: Any) -> Any:
+        def encoder(message: Any) -> Any:
+            if isinstance(message, Update):
+                encoded[message.seq] += 1
+            return encode(message)
 
-    monkeypatch.setattr(protocol.connection, "encode", counting)
+        return encoder
+
+    for name in ("encode", "encode_unchecked"):  # updates take the second (see `packed`)
+        monkeypatch.setattr(protocol.connection, name, counting(getattr(protocol.connection, name)))
     server = bots_table(bot_delay=0.05)
     waiting_writers: list[bool] = []  # when the results start: did a writer still wait?
     send_results = server._send_results

@@ -92,3 +92,38 @@ def test_a_change_of_options_keeps_the_deck_and_a_bot_player_readies_again(
         asyncio.run(play())
     finally:
         server.kill()
+
+
+async def test_a_smaller_table_says_which_bots_left_and_everyone_hears_the_change(
+    tmp_path: Path,
+) -> None:
+    """Bots beyond the new seat count leave: the others are told who, not left to count."""
+    from protocol.client import TableSays
+
+    server, port, _ = host(
+        tmp_path, "--game", "via-gladiola", "--players", "4", "--port", "0", "--owner", "Ann"
+    )
+    hosts = KnownHosts(tmp_path / "hosts")
+    ann = TableClient(f"127.0.0.1:{port}", "Ann", hosts)
+    bob = TableClient(f"127.0.0.1:{port}", "Bob", hosts)
+    runners = [asyncio.create_task(c.run()) for c in (ann, bob)]
+    try:
+        await until(ann, lambda _: ann.owner and ann.lobby is not None)
+        await until(bob, lambda _: bob.lobby is not None)
+        for seat in (2, 3):
+            await ann.add_bot(seat, "random")
+        await until(bob, lambda _: bob.lobby is not None and bob.lobby.seats[3].kind == "bot")
+        await ann.set_options("velonimo", 3, {})
+        said = await until(bob, lambda n: isinstance(n, TableSays) and n.code == "changed")
+        assert isinstance(said, TableSays) and said.args == {"game": "Velonimo", "players": 3}
+        left = await until(bob, lambda n: isinstance(n, TableSays) and n.code == "bot_left")
+        assert isinstance(left, TableSays) and left.args == {"name": "Bot 4"}
+        await until(bob, lambda _: bob.lobby is not None and bob.lobby.players == 3)
+        assert bob.lobby is not None
+        assert [s.name for s in bob.lobby.seats] == ["Ann", "Bob", "Bot 3"]
+    finally:
+        for r in runners:
+            r.cancel()
+        server.kill()
+    assert "Bot 4 leaves: no seat for it at the smaller table" in server.stderr()
+    assert "the table is now Velonimo, 3 seats" in server.stderr()

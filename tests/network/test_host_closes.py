@@ -124,6 +124,7 @@ def test_a_headless_host_stopped_tells_its_bots_with_the_results_so_far(tmp_path
     for player in (ann, bea):
         out = player.stdout()
         assert "the host closed the table" in out and "results so far:" in out, out
+        assert "(winner)" not in out, "a game stopped half way has no winner"
         assert "deal so far verified" in out, out
         assert "link down" not in player.stderr(), "no reconnecting to a table that was closed"
     # Its journal says so: resuming it would reopen a table whose players have gone home.

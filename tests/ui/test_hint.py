@@ -28,8 +28,8 @@ async def test_h_shows_a_legal_move_and_a_win_chance(
         await pilot.press("h")
         await wait_until(pilot, lambda: screen.message.startswith("Hint:"), seconds=20)
         match = re.fullmatch(
-            r"Hint: (.+) \(about (\d+)% to win; "
-            r"(the only move|clearly the best|probably the best|a close call)\)"
+            r"Hint: (.+) \(about (\d+)% to win(; the only move|; clearly the best"
+            r"|; probably the best|; a close call|, as with other moves)\)"
             r"( \(press r\))?",
             screen.message,
         )
@@ -59,16 +59,52 @@ async def test_h_shows_a_legal_move_and_a_win_chance(
         assert card in (mine[-1].get("card"), *mine[-1].get("cards", ()))
 
 
+class Resting:
+    """A hint bot that always finds rest, as sure and as likely to win as it is told."""
+
+    def __init__(self, sureness: str = "clear", win_chance: float = 0.25) -> None:
+        self.sureness, self.win_chance = sureness, win_chance
+
+    def analyse(self, view: object, legal: list[object], log: object) -> object:
+        from types import SimpleNamespace
+
+        from netcards.games.via_gladiola.actions import Rest
+
+        return SimpleNamespace(action=Rest(), sureness=self.sureness, win_chance=self.win_chance)
+
+
+async def hint_words(monkeypatch: pytest.MonkeyPatch, bot: Resting) -> str:
+    monkeypatch.setattr(ui.games.base, "hint_bot", lambda *args: bot)
+    app = make_app(settings=UserSettings(name="Ann"), random_bytes=seeded(4), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_practice(pilot, "via-gladiola", 2)
+        screen = app.screen
+        await wait_until(pilot, lambda: screen.client.my_turn, seconds=30)
+        await pilot.press("h")
+        await wait_until(pilot, lambda: screen.message.startswith("Hint:"), seconds=20)
+        return str(screen.message)
+
+
+@pytest.mark.parametrize(
+    ("sureness", "chance", "words"),
+    [
+        ("close", 0.62, "about 62% to win; a close call"),
+        ("close", 0.998, "about 100% to win, as with other moves"),
+        ("close", 0.001, "about 0% to win, as with other moves"),
+        ("clear", 1.0, "about 100% to win; clearly the best"),
+    ],
+)
+async def test_a_close_call_at_a_sure_win_or_loss_says_other_moves_do_as_well(
+    monkeypatch: pytest.MonkeyPatch, sureness: str, chance: float, words: str
+) -> None:
+    """ "100% to win; a close call" read as a doubt about the win: there, every move wins."""
+    message = await hint_words(monkeypatch, Resting(sureness, chance))
+    assert message == f"Hint: rest ({words}) (press r)"
+
+
 async def test_a_hint_to_rest_says_which_key_rests(monkeypatch: pytest.MonkeyPatch) -> None:
     """Enter plays the card under the cursor: a hint whose move is no card names its key, and
     that key makes the move."""
-    from types import SimpleNamespace
-
-    from netcards.games.via_gladiola.actions import Rest
-
-    class Resting:
-        def analyse(self, view: object, legal: list[object], log: object) -> object:
-            return SimpleNamespace(action=Rest(), sureness="clear", win_chance=0.25)
 
     monkeypatch.setattr(ui.games.base, "hint_bot", lambda *args: Resting())
     app = make_app(settings=UserSettings(name="Ann"), random_bytes=seeded(4), bot_delay=0)

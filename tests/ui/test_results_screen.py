@@ -85,3 +85,24 @@ async def test_a_saved_replay_s_command_is_not_hidden_under_a_notice(tmp_path: A
         notices = len(app._notifications)  # (the toasts drawn over the screen)
     assert "Replay saved; watch it with: netcards replay " in text, text
     assert not notices, "a notice over the results would hide the command they show"
+
+
+async def test_a_table_closed_early_has_leaders_and_no_winner() -> None:
+    """Standings so far name nobody the winner: those ahead are leading, and when every seat is
+    level (closed before anything was scored) nobody is."""
+    from dataclasses import replace
+
+    session = finished_session("via-gladiola", 3)
+    done = session.client.outcome
+    level = replace(done, scores=(0, 0, 0), winners=(0, 1, 2), places=(1, 1, 1))
+    ahead = replace(done, scores=(2, 5, 7), winners=(0,), places=(1, 2, 3))
+    for standings, leading in ((level, 0), (ahead, 1)):
+        session.client.outcome, session.client.standings = None, standings
+        app = make_app(settings=UserSettings(name="Ann"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await app.push_screen(ResultsScreen(session))
+            await pilot.pause()
+            text = screen_text(app)
+        assert "The host closed the table. Results so far:" in text
+        assert "winner" not in text, text
+        assert text.count("leading") == leading, text

@@ -58,7 +58,9 @@ HINT_WORDS = {  # how sure the search is of its move (`Analysis.sureness`)
     "clear": N_("Hint: {move} (about {chance}% to win; clearly the best)"),
     "likely": N_("Hint: {move} (about {chance}% to win; probably the best)"),
     "close": N_("Hint: {move} (about {chance}% to win; a close call)"),
+    "same": N_("Hint: {move} (about {chance}% to win, as with other moves)"),
 }
+"""`same`: a close call at a sure win or a sure loss, where "close" would read as a doubt."""
 
 
 def upper_first(text: str) -> str:
@@ -523,9 +525,11 @@ class GameScreen(Screen[None]):
         found = await asyncio.to_thread(bot.analyse, dict(self.view), legal, list(client.log))
         if not self.my_turn or self.legal() != legal:
             return  # that turn was played (the others' choices meanwhile do not change it)
-        hint = _(HINT_WORDS[found.sureness]).format(
-            move=self.describe_move(found.action), chance=round(100 * found.win_chance)
-        )
+        chance = round(100 * found.win_chance)
+        sureness = found.sureness
+        if sureness == "close" and chance in (0, 100):
+            sureness = "same"
+        hint = _(HINT_WORDS[sureness]).format(move=self.describe_move(found.action), chance=chance)
         key = self.key_for(found.action)
         # A move of no card (rest, pass, a player to choose): enter would not make it.
         self.say(hint if key is None else hint + " " + _("(press {key})").format(key=key))

@@ -73,9 +73,12 @@ class ResultsScreen(Screen[None]):
         screen = screen_class(client.game.id) if client.game else None
         table.add_column(_(screen.score_title) if screen is not None else _("score"))
         table.add_column("")
+        # A game the host stopped has no winner yet: those ahead are leading (nobody, if level).
+        over = client.outcome is not None
+        marked, word = (outcome.winners, _("winner")) if over else (outcome.leaders(), _("leading"))
         for seat in sorted(range(len(names)), key=lambda s: outcome.places[s]):
             you = _(" (you)") if seat == client.seat else ""
-            won = _("winner") if seat in outcome.winners else ""
+            won = word if seat in marked else ""
             table.add_row(
                 str(outcome.places[seat]), names[seat] + you, str(outcome.scores[seat]), won
             )
