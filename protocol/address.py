@@ -29,7 +29,13 @@ def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int
         _check_ip(host, text)
     elif t.count(":") > 1:
         host, port_text = t, ""
-        _check_ip(host, text)
+        try:
+            _check_ip(host, text)
+        except AddressError:  # more than one ':' and no IPv6 address: a port typed twice?
+            raise AddressError(
+                f"{text!r} is not an address: write host:port, or an IPv6 address with a port "
+                "in brackets, [2001:db8::7]:47474"
+            ) from None
     elif ":" in t:
         host, port_text = t.split(":", 1)
     else:

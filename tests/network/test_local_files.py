@@ -38,7 +38,9 @@ def test_addresses_people_type(text: str, expected: tuple[str, int]) -> None:
         ("host:port", "must be a number"),
         ("host:70000", "between 1 and 65535"),
         (":5000", "host part is empty"),
-        ("1:2:3:zz", "not an IPv6 address"),
+        ("1:2:3:zz", "not an address: write host:port, or an IPv6 address with a port in"),
+        ("127.0.0.1:4747:", "not an address"),
+        ("[1:2:3:zz]:5", "not an IPv6 address"),
     ],
 )
 def test_bad_addresses_say_what_is_wrong(text: str, message: str) -> None:

@@ -55,6 +55,27 @@ async def test_nobody_listening_is_said_plainly_and_the_address_is_kept() -> Non
         assert screen.focused is screen.query_one("#address", Input)
 
 
+async def test_the_error_stays_until_the_player_changes_a_field_then_goes() -> None:
+    """An error left under a field being fixed reads as if the fix were wrong too."""
+    address = f"127.0.0.1:{free_tcp_port()}"
+    async with app().run_test(size=(80, 24)) as pilot:
+        await join_from_the_form(pilot, address)
+        await wait_until(
+            pilot, lambda: on(pilot, "JoinScreen") and "Nobody" in screen_text(pilot.app)
+        )
+        await pilot.pause(0.3)
+        assert "Nobody answers" in screen_text(pilot.app), "shown until something is changed"
+        await burst(pilot, "backspace")
+        await pilot.pause()
+        assert "Nobody answers" not in screen_text(pilot.app)
+        await burst(pilot, "end", ":", "enter")  # no address at all now: said at once
+        await wait_until(pilot, lambda: "!" in screen_text(pilot.app))
+        assert on(pilot, "JoinScreen")
+        await burst(pilot, "tab", "tab", "x")  # another field than the one at fault
+        await pilot.pause()
+        assert "!" not in screen_text(pilot.app)
+
+
 async def test_a_name_that_is_no_machine_is_said_so_not_in_the_resolver_s_words(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -130,6 +151,9 @@ async def test_a_busy_port_brings_the_host_form_back_on_the_port_field() -> None
             text = " ".join(screen_text(pilot.app).split())
             assert f"Port {port} is already in use (another table?)" in text
             assert on(pilot, "HostSetupScreen") and pilot.app.screen.focused is field
+            await burst(pilot, "backspace")
+            await pilot.pause()
+            assert "already in use" not in screen_text(pilot.app), "the port was changed"
 
 
 async def test_a_table_whose_game_has_begun_says_so_not_that_nobody_answers(

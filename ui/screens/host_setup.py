@@ -10,7 +10,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -28,6 +27,7 @@ from ui.i18n import N_, _, ngettext
 from ui.option_words import option_text
 from ui.screens.forms import checkbox
 from ui.session import TablePlan
+from ui.widgets.form_error import FormError
 from ui.widgets.keybar import KeyBar
 
 
@@ -133,7 +133,7 @@ class HostSetupScreen(Screen[TablePlan | None]):
                 yield Button(_("Back"), id="back")
         # Below the form, not in it: the field to fix has the focus, and the form scrolls to it,
         # so the words that say what to fix must stay in sight wherever that field is.
-        yield Static("", id="form-error", classes="below-form")
+        yield FormError(id="form-error", classes="below-form")
         yield KeyBar()
 
     async def on_mount(self) -> None:
@@ -311,12 +311,14 @@ class HostSetupScreen(Screen[TablePlan | None]):
 
     def show_error(self, text: str, field: str | None = None) -> None:
         """A problem with the table asked for (the engine's, or the port's when opening it)."""
-        self.query_one("#form-error", Static).update(Text("! " + text, style="bold red"))
+        self.query_one(FormError).say(text)
         if field is not None and self.query(f"#{field}"):
             self.query_one(f"#{field}").focus()
 
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.query_one(FormError).edited(event.input)
+
     def action_open(self) -> None:
-        error = self.query_one("#form-error", Static)
         try:
             plan = self.plan()
         except (GameError, ValueError) as exc:
@@ -325,7 +327,7 @@ class HostSetupScreen(Screen[TablePlan | None]):
         except OSError as exc:
             self.show_error(f"{_('cannot read the deck file')}: {exc.strerror}")
             return
-        error.update("")
+        self.query_one(FormError).clear()
         if self.lobby is not None:
             self.dismiss(plan)
             return

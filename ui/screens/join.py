@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -12,6 +11,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Static
 from protocol.address import AddressError, parse_address
 from ui.i18n import N_, _
 from ui.screens.forms import checkbox
+from ui.widgets.form_error import FormError
 from ui.widgets.keybar import KeyBar
 
 
@@ -67,19 +67,18 @@ class JoinScreen(Screen[None]):
                 _("Watch as a spectator"), self.spectator, id="spectator",
                 ascii_mode=bool(getattr(self.app, "ascii_mode", False)),
             )  # fmt: skip
-            yield Static(self.error_text(self.error), id="form-error")
+            yield FormError(self.error, id="form-error")
             with Horizontal(id="form-buttons"):
                 yield Button(_("Join"), id="join", variant="primary")
                 yield Button(_("Back"), id="back")
         yield KeyBar()
 
-    @staticmethod
-    def error_text(text: str) -> Text:
-        return Text("! " + text, style="bold red") if text else Text("")
-
     def on_mount(self) -> None:
         field = self.focus_field or ("address" if not self.address else "name")
         self.query_one(f"#{field}", Input).focus()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.query_one(FormError).edited(event.input)
 
     def on_input_submitted(self) -> None:
         self.join()
@@ -93,18 +92,18 @@ class JoinScreen(Screen[None]):
     def join(self) -> None:
         address = self.query_one("#address", Input).value.strip()
         name = self.query_one("#name", Input).value.strip()
-        error = self.query_one("#form-error", Static)
+        error = self.query_one(FormError)
         try:
             parse_address(address)
         except AddressError as exc:
-            error.update(self.error_text(str(exc)))
+            error.say(str(exc))
             self.query_one("#address", Input).focus()
             return
         if not name:
-            error.update(self.error_text(_("a name is needed")))
+            error.say(_("a name is needed"))
             self.query_one("#name", Input).focus()
             return
-        error.update(self.error_text(_("Joining {address}...").format(address=address)))
+        error.say(_("Joining {address}...").format(address=address))
         password = self.query_one("#password", Input).value or None
         spectator = self.query_one("#spectator", Checkbox).value
         self.app.join_table(address, name, password, spectator)  # type: ignore[attr-defined]
