@@ -54,3 +54,22 @@ async def test_c_and_a_line_in_one_burst_all_go_to_the_chat() -> None:
         await wait_until(pilot, lambda: "Ann: hi there" in screen_text(app), seconds=5)
         assert hand.cursor == 1
         assert not screen.message
+
+
+async def test_a_spectator_s_line_names_them_and_cannot_pass_for_the_table_s_notice() -> None:
+    """A spectator's chat (seat nil) is said by someone, like any chat; written in the notice
+    style it let a watcher forge "* Ann is away..." in every player's chat."""
+    from protocol.client import ChatLine, TableSays
+    from ui.session import SessionNotice
+
+    app: Any = make_app(settings=UserSettings(name="Ann"), random_bytes=seeded(1), bot_delay=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await start_practice(pilot, "via-gladiola", 3)
+        forged = "Bot 2 is back"
+        app.screen.post_message(SessionNotice(ChatLine(None, "Cor", forged)))
+        app.screen.post_message(SessionNotice(TableSays("away", {"seat": 2, "name": "Bot 3"})))
+        await pilot.pause(0.2)
+        text = screen_text(app)
+    assert f"Cor (watching): {forged}" in text
+    assert f"* {forged}" not in text
+    assert "* Bot 3 has lost the connection" in text, "the table's own notice keeps its style"

@@ -377,7 +377,7 @@ class GameScreen(Screen[None]):
             self.query_one("#log", RichLog).write(escape(line))
 
     def show_chat(self, line: ChatLine) -> None:
-        self.query_one(ChatBox).add(line.name, line.text, notice=line.seat is None)
+        self.query_one(ChatBox).add(line.name, line.text, watching=line.seat is None)
 
     # -- the table talking --------------------------------------------------------------------------
 

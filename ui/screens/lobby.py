@@ -105,7 +105,7 @@ class LobbyScreen(Screen[None]):
         table.add_column(_("ready"))
         table.add_column("")
         for line in self.session.client.chat:
-            self.query_one(ChatBox).add(line.name, line.text, notice=line.seat is None)
+            self.query_one(ChatBox).add(line.name, line.text, watching=line.seat is None)
         self.refresh_lobby()
         table.focus()
 
@@ -244,7 +244,7 @@ class LobbyScreen(Screen[None]):
             self.query_one("#banner").display = False
             self.refresh_lobby()
         elif isinstance(notice, ChatLine):
-            self.query_one(ChatBox).add(notice.name, notice.text, notice=notice.seat is None)
+            self.query_one(ChatBox).add(notice.name, notice.text, watching=notice.seat is None)
         elif isinstance(notice, TableSays):
             self.query_one(ChatBox).add("", notices.say(notice.code, notice.args), notice=True)
         elif isinstance(notice, HostRefused) and not notice.fatal:  # (a fatal one: the form says)

@@ -66,12 +66,15 @@ class ChatBox(Vertical):
         yield ReflowLog(wrap=True, markup=True, min_width=10, id="chat-lines")
         yield ChatInput(_("chat: press c, type, enter"), "chat-input")
 
-    def add(self, name: str, text: str, *, notice: bool = False) -> None:
+    def add(self, name: str, text: str, *, notice: bool = False, watching: bool = False) -> None:
+        """A line someone said, or (`notice`) one the table itself says. A spectator's line
+        carries its name and that it watches: written like a notice, it could pass for one."""
         lines = self.query_one("#chat-lines", RichLog)
         if notice:
             lines.write(f"[i]* {escape(text)}[/i]")
-        else:
-            lines.write(f"[b]{escape(name)}[/b]: {escape(text)}")
+            return
+        who = _("{name} (watching)").format(name=name) if watching else name
+        lines.write(f"[b]{escape(who)}[/b]: {escape(text)}")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
