@@ -11,7 +11,7 @@ import errno
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -24,6 +24,7 @@ from textual.screen import Screen
 
 from protocol.client import Failed, GameStarted, SeatTaken, TableClosed, TokenRefused
 from protocol.deal_witness import DealWitness
+from protocol.messages import Lobby
 from protocol.seat_tokens import SeatClaim, SeatTokens
 from protocol.settings import data_dir
 from ui.ascii_filter import AsciiFilter
@@ -492,9 +493,13 @@ class NetcardsApp(App[None]):
         if not isinstance(self.screen, MenuScreen):
             self.switch_screen(MenuScreen())
 
-    def play_again(self) -> None:
+    def play_again(self, lobby: Lobby | None = None) -> None:
+        """The same table again; a table we hosted as it was at the end (`lobby`): the game,
+        seats, options and bots its owner chose in the lobby, not those it was opened with."""
         plan = self.last_plan
         if isinstance(plan, TablePlan):
+            if lobby is not None:
+                plan = self.last_plan = plan_as_left(plan, lobby)
             self.open_table(plan)
         elif isinstance(plan, JoinPlan):
             self.back_to_menu()
@@ -507,6 +512,23 @@ class NetcardsApp(App[None]):
             )  # fmt: skip
         else:
             self.back_to_menu()
+
+
+def plan_as_left(plan: TablePlan, lobby: Lobby) -> TablePlan:
+    """`plan` changed to the table `lobby` shows. The lobby never shows the deck: the plan's
+    stays for the same game, as the host keeps it when a change does not name one."""
+    options = dict(lobby.options)
+    if lobby.game == plan.game and "deck" in plan.options:
+        options["deck"] = plan.options["deck"]
+    bots = [s for s in lobby.seats if s.kind == "bot"]
+    return replace(
+        plan,
+        game=lobby.game,
+        players=lobby.players,
+        options=options,
+        bots=len(bots),
+        bot_level=next((s.bot_level for s in bots if s.bot_level), plan.bot_level),
+    )
 
 
 class Palette(CommandPalette):

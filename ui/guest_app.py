@@ -57,7 +57,7 @@ class GuestApp(NetcardsApp):
     def back_to_menu(self) -> None:
         self.exit()
 
-    def play_again(self) -> None:
+    def play_again(self, lobby: Any = None) -> None:
         self.exit()
 
     def handle_session_end(self, notice: Any) -> None:

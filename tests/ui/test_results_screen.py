@@ -106,3 +106,17 @@ async def test_a_table_closed_early_has_leaders_and_no_winner() -> None:
         assert "The host closed the table. Results so far:" in text
         assert "winner" not in text, text
         assert text.count("leading") == leading, text
+
+
+async def test_play_again_asks_for_the_table_as_it_ended() -> None:
+    session = finished_session("via-gladiola", 3)
+    session.client.lobby = object()  # the last lobby the table sent
+    asked: list[object] = []
+    app = make_app(settings=UserSettings(name="Ann"))
+    app.play_again = asked.append  # type: ignore[method-assign,assignment]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(ResultsScreen(session))
+        await pilot.pause()
+        await pilot.press("a")
+        await pilot.pause()
+    assert asked == [session.client.lobby]

@@ -157,7 +157,8 @@ class ResultsScreen(Screen[None]):
         return self.can_play_again() if action == "again" else True
 
     def action_again(self) -> None:  # (check_action keeps it from a closed table's players)
-        self.app.play_again()  # type: ignore[attr-defined]
+        # The table as it ended, which the owner may have changed in the lobby.
+        self.app.play_again(self.session.client.lobby)  # type: ignore[attr-defined]
 
     def action_menu(self) -> None:
         self.app.back_to_menu()  # type: ignore[attr-defined]
