@@ -105,6 +105,21 @@ class KeysInOrder:
         self.walk(path, index + 1, turn, calm=calm, laps=laps)
 
     def done(self, turn: int) -> None:
+        """The key has been handled; the next goes once the screen's `holds_keys` (a future:
+        an answer the key asked for that comes later, such as the hint) is there, so that the
+        next key acts on it as it would for a person who waited, or after STUCK_AFTER."""
+        if turn != self.turn or not self.busy:
+            return
+        if self.stuck is not None:
+            self.stuck.cancel()
+        held: asyncio.Future[None] | None = getattr(self.app.screen, "holds_keys", None)
+        if held is not None and not held.done():
+            self.stuck = asyncio.get_running_loop().call_later(STUCK_AFTER, self.release, turn)
+            held.add_done_callback(lambda _: self.release(turn))
+            return
+        self.release(turn)
+
+    def release(self, turn: int) -> None:
         if turn != self.turn or not self.busy:
             return
         if self.stuck is not None:

@@ -120,3 +120,38 @@ async def test_a_hint_to_rest_says_which_key_rests(monkeypatch: pytest.MonkeyPat
         await pilot.press("r")
         await wait_until(pilot, lambda: client.seq > seq)
         assert any(e["kind"] == "rest" and e.get("seat") == client.seat for e in client.log)
+
+
+async def test_h_and_enter_in_one_burst_play_the_hinted_card(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Enter typed right after h waits for the hint, and plays the card it moved the cursor
+    to, not the card the cursor was on when the keys were typed."""
+    import time
+    from types import SimpleNamespace
+
+    from netcards.games.via_gladiola.actions import Walk
+    from tests.ui.bursts import burst
+
+    class Slow:
+        def analyse(self, view: object, legal: list[object], log: object) -> object:
+            time.sleep(0.4)  # thinking: longer than a burst takes to arrive
+            walks = [a for a in legal if isinstance(a, Walk)]
+            return SimpleNamespace(action=walks[-1], sureness="clear", win_chance=0.5)
+
+    monkeypatch.setattr(ui.games.base, "hint_bot", lambda *args: Slow())
+    app = make_app(settings=UserSettings(name="Ann"), random_bytes=seeded(4), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_practice(pilot, "via-gladiola", 2)
+        screen = app.screen
+        client = screen.client
+        await wait_until(pilot, lambda: client.my_turn, seconds=30)
+        walks = [a for a in client.legal_actions() if isinstance(a, Walk)]
+        hand = screen.query_one("#hand")
+        await pilot.press("home")
+        assert len({a.card for a in walks}) > 1 and hand.current != walks[-1].card
+        seq = client.seq
+        await burst(pilot, "h", "enter")
+        await wait_until(pilot, lambda: client.seq > seq, seconds=10)
+        mine = [e for e in client.log if e.get("seat") == client.seat and e["kind"] == "walk"]
+        assert mine[-1]["card"] == walks[-1].card

@@ -123,6 +123,8 @@ class GameScreen(Screen[None]):
         self.results_shown = False
         self.status_rows = 1
         self.said_for: list[Action] = []
+        self.holds_keys: asyncio.Future[None] | None = None
+        """The hint being thought out: the keys typed after h wait for it (see `ui.keys`)."""
         """The legal moves when the message was said (it stays while they are the same)."""
         self.too_small = False
         """The window cannot show the table: only the keys that do not need to see it work."""
@@ -514,9 +516,18 @@ class GameScreen(Screen[None]):
             self.say(_("A hint is for your own turn."))
             return
         self.say(_("Thinking..."))
-        self.run_worker(self.find_hint(legal), exclusive=True, group="hint")
+        # The keys typed after h wait for the hint (`ui.keys`): enter then plays the hinted card.
+        self.holds_keys = asyncio.get_running_loop().create_future()
+        self.run_worker(self.find_hint(legal, self.holds_keys), exclusive=True, group="hint")
 
-    async def find_hint(self, legal: list[Action]) -> None:
+    async def find_hint(self, legal: list[Action], found_it: asyncio.Future[None]) -> None:
+        try:
+            await self.think_hint(legal)
+        finally:
+            if not found_it.done():
+                found_it.set_result(None)
+
+    async def think_hint(self, legal: list[Action]) -> None:
         """The search bot, thinking off the event loop on what this seat sees and saw; the
         answer is shown only if the turn it was asked about is still the one being played."""
         client, seat = self.client, self.seat
