@@ -179,7 +179,7 @@ class NetcardsApp(App[None]):
         elif key == "practise":
             self.push_screen(HostSetupScreen(practise=True, player=self.settings.name))
         elif key == "join":
-            self.push_screen(JoinScreen(name=self.settings.name))
+            self.push_screen(JoinScreen(self.settings.last_address, name=self.settings.name))
         elif key == "find":
             self.push_screen(FindScreen())
         elif key == "rules":
@@ -294,9 +294,19 @@ class NetcardsApp(App[None]):
 
     def join_table(self, address: str, name: str, password: str | None, spectator: bool) -> None:
         self.last_plan = JoinPlan(address, password, spectator, name)
+        self.remember_join(address, name)
         self.run_worker(
             self._join_table(address, name, password, spectator), exclusive=True, group="session"
         )
+
+    def remember_join(self, address: str, name: str) -> None:
+        """The address and name typed are the join form's next time, after a restart too (a
+        program killed mid-game is started again to take its seat back). Never the password."""
+        if (self.settings.last_address, self.settings.name) == (address, name):
+            return
+        self.settings.last_address, self.settings.name = address, name
+        with contextlib.suppress(OSError):  # a settings file we cannot write costs only that
+            self.settings.save()
 
     async def _join_table(
         self, address: str, name: str, password: str | None, spectator: bool

@@ -28,6 +28,8 @@ class UserSettings:
     theme: str = "textual-dark"
     language: str = ""
     bot_delay: float = 0.6
+    last_address: str = ""
+    """The table last joined from the join form, offered there next time."""
 
     def __post_init__(self) -> None:
         if not self.name:

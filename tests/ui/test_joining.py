@@ -55,6 +55,28 @@ async def test_nobody_listening_is_said_plainly_and_the_address_is_kept() -> Non
         assert screen.focused is screen.query_one("#address", Input)
 
 
+async def test_a_restarted_app_offers_the_address_and_name_last_joined() -> None:
+    """A program killed mid-game is started again to take the seat back: its form must not
+    make the player remember and retype the address. The password is never kept."""
+    address = f"127.0.0.1:{free_tcp_port()}"
+    async with app().run_test(size=(80, 24)) as pilot:
+        await burst(pilot, "j")
+        await wait_until(pilot, lambda: on(pilot, "JoinScreen"))
+        await burst(pilot, address)
+        pilot.app.screen.query_one("#name", Input).value = "Cor"
+        await burst(pilot, "tab", "tab", "pw", "enter")
+        await wait_until(pilot, lambda: "Nobody" in screen_text(pilot.app))
+    again = make_app(settings=UserSettings.load(), ascii_mode=False)
+    async with again.run_test(size=(80, 24)) as pilot:
+        await burst(pilot, "j")
+        await wait_until(pilot, lambda: on(pilot, "JoinScreen"))
+        form = pilot.app.screen
+        assert form.query_one("#address", Input).value == address
+        assert form.query_one("#name", Input).value == "Cor"
+        assert form.query_one("#password", Input).value == ""
+    assert "pw" not in UserSettings.path().read_text()
+
+
 async def test_the_error_stays_until_the_player_changes_a_field_then_goes() -> None:
     """An error left under a field being fixed reads as if the fix were wrong too."""
     address = f"127.0.0.1:{free_tcp_port()}"
