@@ -302,7 +302,8 @@ class NetcardsApp(App[None]):
     def remember_join(self, address: str, name: str) -> None:
         """The address and name typed are the join form's next time, after a restart too (a
         program killed mid-game is started again to take its seat back). Never the password."""
-        if (self.settings.last_address, self.settings.name) == (address, name):
+        unchanged = (self.settings.last_address, self.settings.name) == (address, name)
+        if unchanged or not self.writes_files:
             return
         self.settings.last_address, self.settings.name = address, name
         with contextlib.suppress(OSError):  # a settings file we cannot write costs only that
