@@ -161,6 +161,16 @@ async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
             lingering = asyncio.create_task(door.linger(GUESTS_LINGER))
             await asyncio.wait({lingering, stopped}, return_when=asyncio.FIRST_COMPLETED)
             lingering.cancel()
+    elif host.table.phase == "playing":
+        table = host.table
+        err.write("host: stopped before the game's end: the table is closed, and its players "
+                  "were given the results so far\n")  # fmt: skip
+        out.write("results so far:\n")
+        standings = table.game.standings(table.state)
+        print_places([s.name for s in table.seats], standings, out, over=False)
+        out.flush()
+    else:
+        err.write("host: stopped: the table is closed\n")
     if door is not None:
         await door.close()
     await host.close()

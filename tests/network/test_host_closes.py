@@ -119,8 +119,14 @@ def test_a_headless_host_stopped_tells_its_bots_with_the_results_so_far(tmp_path
         wait_for(lambda: trace.exists() and trace.read_text().count('"update"') >= 3, what="play")
         server.popen.send_signal(signal.SIGTERM)
         assert ann.wait(30) == 1 and bea.wait(30) == 1, "the game was not finished"
+        assert server.wait(30) == 1, "the host's game was not finished either"
     finally:
         server.kill()
+    # Whoever stopped it reads what happened, not a bare exit.
+    assert "stopped before the game's end" in server.stderr(), server.stderr()
+    hosted = server.stdout()
+    assert "results so far:" in hosted and "(winner)" not in hosted, hosted
+    assert re.search(r"^  [12]\. Ann: \d+", hosted, re.M), hosted
     for player in (ann, bea):
         out = player.stdout()
         assert "the host closed the table" in out and "results so far:" in out, out
