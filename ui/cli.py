@@ -101,7 +101,7 @@ def _build_parser() -> argparse.ArgumentParser:
     host.add_argument("--port", type=int, help=f"TCP port (default {DEFAULT_PORT}; 0 = any free)")
     host.add_argument("--bind", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
     _password_options(host, "players must give this password to join")
-    host.add_argument("--name", default="netcards table", help="the table's name")
+    host.add_argument("--name", help="the table's name (default: the host's, e.g. \"Ann's table\")")
     host.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help=OPTION_HELP
     )
@@ -382,7 +382,7 @@ def _host(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         table_plan = TablePlan(
             game.id, config.players, dict(config.options),
             bots=args.bots, bot_level=args.bot_level, stand_in_level=args.stand_in,
-            name=args.name, password=resolve_password(args),
+            name=args.name or "", password=resolve_password(args),
             bind=args.bind, port=DEFAULT_PORT if args.port is None else args.port,
             discovery=args.discovery_port != 0, discovery_port=args.discovery_port,
             grace=args.grace, turn_clock=args.turn_clock,
@@ -401,7 +401,8 @@ def _host(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             raise UsageError("host needs --game (or --resume JOURNAL)")
         game = get_game(args.game)
         config = table_config(game, args.players, args.option, args.deck)
-        table = Table(game, config, clean_name(args.name), os.urandom(32))
+        name = args.name or (f"{args.owner}'s table" if args.owner else "netcards table")
+        table = Table(game, config, clean_name(name), os.urandom(32))
         if not 0 <= args.bots <= config.players:
             raise UsageError(f"--bots must be between 0 and {config.players}")
         for seat in range(config.players - args.bots, config.players):

@@ -29,6 +29,7 @@ from protocol.journal_file import JournalWriter
 from protocol.known_hosts import KnownHosts
 from protocol.lan import lan_addresses
 from protocol.settings import config_dir
+from ui.i18n import _
 from ui.journals import new_journal_path
 
 if TYPE_CHECKING:
@@ -59,7 +60,8 @@ class TablePlan:
     bots: int = 0
     bot_level: str = "heuristic"
     stand_in_level: str = "heuristic"
-    name: str = "netcards table"
+    name: str = ""
+    """Empty: named after the player who hosts it ("Ann's table", in their language)."""
     password: str | None = None
     bind: str = "0.0.0.0"
     port: int = 47474
@@ -141,7 +143,8 @@ async def open_table(
     SSH login)."""
     game = get_game(plan.game)
     config = game.make_config(plan.players, plan.options)
-    table = Table(game, config, clean_name(plan.name), random_bytes(32))
+    name = plan.name or _("{player}'s table").format(player=player)
+    table = Table(game, config, clean_name(name), random_bytes(32))
     owner = random_bytes(32)
     table.claim_seat(player, owner.hex(), seat=0)
     table.seats[0].connected = False

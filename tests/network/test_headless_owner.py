@@ -32,6 +32,7 @@ async def test_the_named_owner_adds_a_bot_from_afar_and_others_may_not(tmp_path:
         await until(bob, lambda _: bob.lobby is not None)
         await until(ann, lambda _: ann.lobby is not None)
         assert ann.owner and not bob.owner
+        assert ann.lobby is not None and ann.lobby.table == "Ann's table", "named after its owner"
         await bob.add_bot(2, "random")
         refused = await until(bob, lambda n: isinstance(n, HostRefused))
         assert isinstance(refused, HostRefused) and refused.code == "not_allowed"

@@ -44,6 +44,8 @@ async def test_the_host_sees_the_addresses_players_can_use(
         assert "ADDRESS" not in text
         assert "compare it with the host's screen" not in text, "this is the host's screen"
         assert "Add bot" in footer(pilot) and "Ready" in footer(pilot)
+        # A table opened without a name is known on the LAN by its host's.
+        assert app.session.host.table.name == "Ann's table"
 
 
 @pytest.mark.parametrize("spectator", [False, True], ids=["player", "spectator"])

@@ -286,7 +286,7 @@ class HostSetupScreen(Screen[TablePlan | None]):
         return TablePlan(
             game.id, players, options, bots=int(bots) if isinstance(bots, int) else 0,
             bot_level=level, stand_in_level=level,
-            name=self.query_one("#name", Input).value.strip() or "netcards table",
+            name=self.query_one("#name", Input).value.strip(),
             password=password or None, port=int(port_text), turn_clock=float(clock or 0),
             ssh_port=int(ssh_port) if ssh_port else None, ssh_keys=ssh_keys,
         )  # fmt: skip
