@@ -72,3 +72,34 @@ async def test_a_table_with_a_password_is_marked_and_asks_for_it_in_the_list(
     finally:
         await responder.close()
         await host.close()
+
+
+async def test_the_cursor_stays_on_its_table_when_another_appears_above_it(
+    udp_port: int,
+) -> None:
+    """A refresh that brings a new table above the chosen one must not move the choice: enter
+    pressed just after it joins the table the player picked, not the one now in its row."""
+    kitchen, porch = await open_host(name="Kitchen"), await open_host(name="Porch")
+    responders = [await announce(kitchen, udp_port), await announce(porch, udp_port + 1)]
+    attic = await open_host(name="Attic")
+    try:
+        app = make_app(settings=UserSettings(name="Ann"), ascii_mode=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await find(pilot, "Porch")
+            await burst(pilot, "down")
+            await wait_until(pilot, lambda: "Porch" in str(app.screen.chosen().info.name))
+            responders.append(await announce(attic, udp_port + 2))
+            await wait_until(pilot, lambda: "Attic" in screen_text(app), 10)
+            rows = [ln.split()[0] for ln in screen_text(app).splitlines() if "127.0.0.1:" in ln]
+            assert rows == ["Attic", "Kitchen", "Porch"], "the new table came above the chosen one"
+            assert "The table says its fingerprint is" in screen_text(app)
+            await burst(pilot, "enter")
+            await wait_until(pilot, lambda: on(pilot, "Confirm"))
+            await pilot.press("y")
+            await wait_until(pilot, lambda: porch.table.seats[0].name == "Ann")
+            assert kitchen.table.seats[0].name != "Ann" and attic.table.seats[0].name != "Ann"
+    finally:
+        for responder in responders:
+            await responder.close()
+        for host in (kitchen, porch, attic):
+            await host.close()

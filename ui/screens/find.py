@@ -1,7 +1,10 @@
 """Tables on the LAN, found by discovery and refreshed every few seconds.
 
 Enter joins the table under the cursor at once (with the name from the settings), `s` watches
-it; a table that has a password asks for it first, here.
+it; a table that has a password asks for it first, here. The cursor stays on the table it was
+on when the list is refreshed, even if tables came or went above it, so that keys pressed just
+after a refresh act on the table the player chose. The chosen table's fingerprint is a line of
+its own under the list: as a column it pushed the list past 80 columns in longer languages.
 """
 
 from __future__ import annotations
@@ -57,13 +60,12 @@ class FindScreen(Screen[None]):
             id="find-status",
         )
         yield TableList(id="tables", cursor_type="row")
+        yield Static(id="find-detail")
         yield KeyBar()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns(
-            _("table"), _("game"), _("free seats"), _("password"), _("address"), _("fingerprint")
-        )
+        table.add_columns(_("table"), _("game"), _("free seats"), _("password"), _("address"))
         table.focus()
         self.run_worker(self.look(), exclusive=True)
         self.set_interval(REFRESH, lambda: self.run_worker(self.look(), exclusive=True))
@@ -76,9 +78,9 @@ class FindScreen(Screen[None]):
                 _("Discovery failed: {reason}").format(reason=exc.strerror or exc)
             )
             return
-        self.found = found
         table = self.query_one(DataTable)
-        row = table.cursor_row
+        was = self.chosen()
+        self.found = found
         table.clear()
         for t in found:
             try:
@@ -91,10 +93,11 @@ class FindScreen(Screen[None]):
                 f"{t.info.free}/{t.info.players}",
                 _("yes") if t.info.password else "-",
                 t.address,
-                t.info.fingerprint,
             )
-        if row is not None and 0 <= row < len(found):
-            table.move_cursor(row=row)
+        keys = [t.address for t in found]
+        if was is not None and was.address in keys:
+            table.move_cursor(row=keys.index(was.address), animate=False)
+        self.show_chosen()
         status = (
             ngettext(
                 "{n} table found; enter joins, s watches.",
@@ -111,6 +114,18 @@ class FindScreen(Screen[None]):
     def chosen(self) -> FoundTable | None:
         row = self.query_one(DataTable).cursor_row
         return self.found[row] if self.found and row is not None and row < len(self.found) else None
+
+    def show_chosen(self) -> None:
+        table = self.chosen()
+        self.query_one("#find-detail", Static).update(
+            ""
+            if table is None
+            else _("The table says its fingerprint is {fp}").format(fp=table.info.fingerprint)
+        )
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        self.show_chosen()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
