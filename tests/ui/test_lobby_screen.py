@@ -158,6 +158,23 @@ async def test_the_lobby_chat_takes_the_height_and_page_up_reads_back() -> None:
             await wait_until(pilot, lambda: "line 30" in screen_text(app))
 
 
+async def test_while_typing_in_the_chat_the_key_bar_shows_only_the_chat_s_keys() -> None:
+    """Letters typed in the chat are text, and escape closes the chat rather than leaving the
+    table: the key bar must not promise `r Ready` or `esc Leave` then."""
+    plan = TablePlan("via-gladiola", 3, {}, bind="127.0.0.1", port=0, discovery=False)
+    app = make_app(settings=UserSettings(name="Ann"), ascii_mode=False, host=plan)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: on(pilot, "LobbyScreen"))
+        await wait_until(pilot, lambda: "Leave" in footer(pilot))
+        await pilot.press("c", *"rb")
+        await wait_until(pilot, lambda: "Close chat" in footer(pilot))
+        assert footer(pilot).split() == ["⏎", "Send", "esc", "Close", "chat"], footer(pilot)
+        assert not app.session.client.lobby.seats[0].ready, "r was typed, not pressed"
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: "Leave" in footer(pilot))
+        assert "Ready" in footer(pilot) and on(pilot, "LobbyScreen")
+
+
 async def test_the_owner_changes_the_game_and_seats_from_the_lobby(tmp_path: Path) -> None:
     """`o` opens the table's game, seats and options as they are; the owner's change reaches
     everyone, a seated player keeps a seat (told its number again) and is ready no more."""

@@ -5,11 +5,12 @@ from __future__ import annotations
 from rich.markup import escape
 from textual import events
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Input, RichLog
 
-from ui.i18n import _
+from ui.i18n import N_, _
 from ui.widgets.reflow_log import ReflowLog
 
 
@@ -23,21 +24,38 @@ class ChatInput(Input):
     | escape | Give the keys back to the screen |
     """
 
+    BINDINGS = [
+        Binding("enter", "send", N_("Send")),
+        Binding("escape", "close", N_("Close chat")),
+    ]
+    OWNS_KEYS = True
+    """While typing here every letter is text: the key bar shows only these keys (`KeyBar`)."""
+
     def __init__(self, placeholder: str, id: str) -> None:
         super().__init__(placeholder=placeholder, id=id, compact=True)
 
     async def _on_key(self, event: events.Key) -> None:
         """Enter and escape give the focus back at once (`Screen.set_focus`), so the key
-        after them in a burst goes to the screen, not into the box."""
+        after them in a burst goes to the screen, not into the box. The bindings above name
+        the same two keys for the key bar, and do the same if they are ever what runs."""
         if event.key in ("enter", "escape"):
             event.stop()
             event.prevent_default()
-            if event.key == "enter":
-                await self.action_submit()
-            self.screen.set_focus(None)  # at once, so the next key is not typed here
-            self.post_message(ChatBox.Closed())
+            await self.give_back(send=event.key == "enter")
             return
         await super()._on_key(event)
+
+    async def give_back(self, *, send: bool) -> None:
+        if send:
+            await self.action_submit()
+        self.screen.set_focus(None)  # at once, so the next key is not typed here
+        self.post_message(ChatBox.Closed())
+
+    async def action_send(self) -> None:
+        await self.give_back(send=True)
+
+    async def action_close(self) -> None:
+        await self.give_back(send=False)
 
 
 class ChatBox(Vertical):
