@@ -71,12 +71,12 @@ async def test_a_long_option_text_wraps_whole_at_80_columns_in_french() -> None:
             await wait_until(pilot, lambda: type(app.screen).__name__ == "HostSetupScreen")
             screen: Any = app.screen
             screen.query_one("#game", Select).value = "velonimo"
-            await pilot.pause(0.3)
+            await wait_until(pilot, lambda: bool(screen.query("#opt-first_player")))
             screen.query_one("#opt-first_player").focus()
-            await pilot.pause(0.3)
-            words = " ".join(screen_text(app).split())
             spec = next(s for s in get_game("velonimo").option_specs if s.name == "first_player")
-            assert " ".join(i18n._(spec.help).split()) in words
+            text = " ".join(i18n._(spec.help).split())
+            # Scrolling to the focused field takes a moment on a loaded machine: wait for it.
+            await wait_until(pilot, lambda: text in " ".join(screen_text(app).split()))
     finally:
         i18n.use("en")
 
