@@ -1,7 +1,8 @@
 """Slowing down whoever keeps failing to authenticate (a wrong table password, a wrong SSH login).
 
 Online guessing is only as fast as the door lets it be. Each key (usually a peer's address)
-gets a few failures for free; after that it must wait before its next attempt is judged, twice
+gets `free` attempts judged at once; after that many failures it must wait before its next
+attempt is judged (`base` seconds after the last failure), twice
 as long after every further failure up to a cap, and after many failures it is refused outright
 for a while. A success forgets the key. Nothing here reads a clock: the caller passes `now`
 (any monotonic seconds), so the policy is tested with plain numbers and shared by every door.
@@ -52,9 +53,9 @@ class FailureThrottle:
 
     def penalty(self, failures: int) -> float:
         """How long a key with `failures` failures waits after its last one (not counting refusal)."""
-        if failures <= self.free:
+        if failures < self.free:
             return 0.0
-        return min(self.cap, self.base * 2.0 ** min(failures - self.free - 1, 62))
+        return min(self.cap, self.base * 2.0 ** min(failures - self.free, 62))
 
     def failures(self, key: str, now: float) -> int:
         record = self._current(key, now)

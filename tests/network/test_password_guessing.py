@@ -148,3 +148,16 @@ async def _host_in_process(password: str, throttle: FailureThrottle | None = Non
     )
     await server.start()
     return server
+
+
+async def test_three_wrong_passwords_are_free_and_the_fourth_must_wait_a_second() -> None:
+    """docs/protocol.md's numbers, from outside: a fresh address has three guesses judged at
+    once; the fourth, straight after, is refused with the one second it must wait."""
+    table_host = await _host_in_process(PASSWORD)
+    try:
+        results = [await guess(table_host.port, f"nope-{n}", "127.0.0.9") for n in range(4)]
+        assert [r[0] for r in results] == ["wrong_password"] * 3 + ["throttled"], results
+        assert 0.5 < results[3][1] <= 1.0, results
+        assert (await guess(table_host.port, PASSWORD, "127.0.0.10"))[0] == "in"
+    finally:
+        await table_host.close()

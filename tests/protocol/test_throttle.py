@@ -10,12 +10,12 @@ from protocol.throttle import FailureThrottle
 
 def test_the_first_failures_are_free_then_the_delay_doubles_up_to_the_cap() -> None:
     t = FailureThrottle(free=3, base=1.0, cap=8.0, refuse_after=20, refuse_for=600.0)
-    for n in range(3):
+    for n in range(2):
         t.failure("a", 100.0 + n)
         assert t.delay("a", 100.0 + n) == 0.0, "within the free allowance"
     waits = []
     now = 110.0
-    for _ in range(6):
+    for _ in range(6):  # the third free attempt failed too: the fourth waits
         t.failure("a", now)
         waits.append(t.delay("a", now))
         now += waits[-1]
