@@ -116,6 +116,8 @@ def decode_query(data: bytes) -> bytes:
     obj = _unpack(data)
     if obj.get("t") != QUERY_TAG or obj.get("v") != DISCOVERY_VERSION:
         raise BadDatagram("not a query")
+    if set(obj) != {"t", "v", "n"}:  # exactly, as the protocol says: a later version may add
+        raise BadDatagram("unexpected fields")  # fields, and then must bump "v" to be answered
     nonce = obj.get("n")
     if not isinstance(nonce, bytes) or len(nonce) != NONCE_BYTES:
         raise BadDatagram("bad nonce")

@@ -46,6 +46,24 @@ async def test_discover_aims_at_the_configured_target_by_default() -> None:
     assert len(found) == 1
 
 
+async def test_a_query_with_a_field_too_many_gets_no_answer_over_the_wire() -> None:
+    """Anything but an exact query is ignored (docs/protocol.md): no reply to be amplified."""
+    responder = Responder(lambda: INFO)
+    port = await responder.start("127.0.0.1", 0)
+    asker = await asyncio_dgram.connect(("127.0.0.1", port))
+    try:
+        query = msgpack.unpackb(encode_query(NONCE))
+        await asker.send(msgpack.packb({**query, "x": 1}))
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(asker.recv(), 0.5)
+        await asker.send(msgpack.packb(query))
+        data, _ = await asyncio.wait_for(asker.recv(), 5)
+        assert decode_reply(data, NONCE) == INFO, "the exact query is still answered"
+    finally:
+        asker.close()
+        await responder.close()
+
+
 async def test_a_malformed_reply_is_ignored_and_a_good_one_kept() -> None:
     fake = await asyncio_dgram.bind(("127.0.0.1", 0))
     port = fake.sockname[1]
@@ -76,6 +94,7 @@ async def test_a_malformed_reply_is_ignored_and_a_good_one_kept() -> None:
         msgpack.packb({"t": "netcards?", "v": 2, "n": NONCE}),
         msgpack.packb({"t": "netcards?", "v": 1, "n": b"short"}),
         msgpack.packb({"t": "netcards?", "v": 1, "n": msgpack.ExtType(1, b"x")}),
+        msgpack.packb({"t": "netcards?", "v": 1, "n": NONCE, "x": 1}),
     ],
 )
 def test_bad_queries_are_refused(data: bytes) -> None:
