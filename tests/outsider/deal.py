@@ -45,6 +45,8 @@ class Deal:
     """The draw pile (or the set-aside cards), top last."""
     reward: int | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    generator: Generator | None = None
+    """The generator as the deal left it: what a later reshuffle carries on with."""
 
 
 def deal_one_at_a_time(pile: list[int], players: int, size: int) -> list[list[int]]:
@@ -66,7 +68,7 @@ def deal(game: str, players: int, options: dict[str, Any], seed: bytes) -> Deal:
         hands = deal_one_at_a_time(pile, players, 8)
         if first is None:
             first = g.below(players)
-        return Deal(first, hands, pile)
+        return Deal(first, hands, pile, generator=g)
     if first is None:
         first = g.below(players)
     if game == "velonimo":
@@ -80,7 +82,7 @@ def deal(game: str, players: int, options: dict[str, Any], seed: bytes) -> Deal:
     if game == "auf-achse":
         pile = list(range(109))
         g.shuffle(pile)
-        return Deal(first, deal_one_at_a_time(pile, players, 10), pile)
+        return Deal(first, deal_one_at_a_time(pile, players, 10), pile, generator=g)
     raise ValueError(f"no deal known for {game!r}")
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -72,6 +73,76 @@ def test_the_engine_deals_as_the_document_says(game: str, players: int) -> None:
         assert pile == dealt.pile
         if game == "velonimo":
             assert record["reward"] == dealt.reward
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "level", "wanted"),
+    [("via-gladiola", 3, "random", 6), ("auf-achse", 5, "heuristic", 4)],
+)
+def test_reshuffles_are_as_the_document_says(
+    game: str, players: int, level: str, wanted: int
+) -> None:
+    """Section 12: an empty draw pile is refilled from the oldest finished day (Via Gladiola,
+    without its Start card) or from the discards (Auf Achse), in the order the view lists them,
+    shuffled by the deal's generator carrying on. Auf Achse's draw pile runs out only at a full
+    table of careful players, hence its rules bots."""
+    from netcards.bots.base import make_bot
+
+    engine = get_game(game)
+    config = engine.make_config(players, {})
+    checked = 0
+    for n in range(60):
+        seed = bytes([n]) * 32
+        state = engine.setup(config, seed)
+        g = deal(game, players, {}, seed).generator
+        assert g is not None
+        bots = [make_bot(level, engine, config, s, bytes([n, s]) * 16) for s in range(players)]
+        while seats := engine.to_act(state):
+            seat = min(seats)
+            view = engine.view(state, seat)
+            if game == "via-gladiola":
+                sources = [d["cards"][1:] for d in view["finished_days"]]
+            else:
+                sources = [list(view["discard"])]
+            settling = [view["resolving"]] if view.get("resolving") is not None else []
+            action = bots[seat].choose(view, engine.legal_actions(state, seat))
+            events = engine.apply(state, seat, action)
+            for event, after in zip(events, [*events[1:], None], strict=True):
+                if game == "auf-achse":
+                    sources[0] += discarded(event, settling)
+                    if event.kind == "stage_end" and (after is None or after.kind != "game_end"):
+                        g.shuffle(list(range(109)))  # the next stage's deal
+                        sources = [[]]
+                if event.kind != "reshuffle":
+                    continue
+                while not sources[0]:
+                    sources.pop(0)  # a day of nothing but its Start card is passed over
+                pile = sources.pop(0)
+                if game == "auf-achse":
+                    sources = [[]]  # the discards start again from nothing
+                g.shuffle(pile)
+                assert event.secret["draw_pile_top_last"] == pile
+                checked += 1
+        if checked >= wanted:
+            return
+    pytest.fail(f"only {checked} reshuffles in 60 games")
+
+
+def discarded(event: Any, settling: list[int]) -> list[int]:
+    """What one Auf Achse event puts on the discard pile (section 12), as an outsider reads it."""
+    public = event.public
+    if event.kind == "free_road_added":
+        return list(settling)
+    if event.kind != "reveal":
+        return []
+    effect, card = public["effect"], public["card"]
+    if effect in ("rest", "lost_freight"):
+        return [card]
+    if effect == "level_crossing":
+        return [c for c in public["removed"] if c is not None] + [card]
+    if effect == "free_road" and not any(public["need"]):
+        return [card]
+    return []
 
 
 def test_the_outside_deal_check_names_each_kind_of_tampering() -> None:
