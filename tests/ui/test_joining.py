@@ -74,6 +74,10 @@ async def test_a_restarted_app_offers_the_address_and_name_last_joined() -> None
         assert form.query_one("#address", Input).value == address
         assert form.query_one("#name", Input).value == "Cor"
         assert form.query_one("#password", Input).value == ""
+        # Typed straight away, a new address replaces the remembered one, not the name.
+        await burst(pilot, "127.0.0.1:9")
+        assert form.query_one("#address", Input).value == "127.0.0.1:9"
+        assert form.query_one("#name", Input).value == "Cor"
     assert "pw" not in UserSettings.path().read_text()
 
 

@@ -74,7 +74,7 @@ class JoinScreen(Screen[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        field = self.focus_field or ("address" if not self.address else "name")
+        field = self.focus_field or "address"  # typing there replaces a remembered address
         self.query_one(f"#{field}", Input).focus()
 
     def on_input_changed(self, event: Input.Changed) -> None:
