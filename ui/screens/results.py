@@ -151,10 +151,20 @@ class ResultsScreen(Screen[None]):
         """A player whose host closed the table has no table to go back to: joining that
         address again would only find it gone."""
         client = self.session.client
+        if self._guest:  # their session is this table's: the door closes with it
+            return False
         return not (client.host_closed and self.session.host is None)
 
+    @property
+    def _guest(self) -> bool:
+        return not getattr(self.app, "writes_files", True)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return self.can_play_again() if action == "again" else True
+        """A key that could only answer "not here" is not offered (a guest of the SSH door
+        saves no file)."""
+        if action == "again":
+            return self.can_play_again()
+        return self._guest is False if action == "save" else True
 
     def action_again(self) -> None:  # (check_action keeps it from a closed table's players)
         # The table as it ended, which the owner may have changed in the lobby.
