@@ -206,9 +206,13 @@ class AufAchseScreen(GameScreen):
         )
         results = view["stage_results"]
         if results:
-            # one entry per stage, without spaces, so that a wrapped line never splits one
-            scores = "; ".join("/".join(str(s) for s in stage["scores"]) for stage in results)
-            text.append(_("km by stage: {scores}").format(scores=scores))
+            # One entry per stage, numbered, without spaces, so that a wrapped line never splits
+            # one; the seats' totals are in the players' list, these are the stages' shares.
+            scores = "; ".join(
+                f"{n}:" + "/".join(str(s) for s in stage["scores"])
+                for n, stage in enumerate(results, 1)
+            )
+            text.append(_("Each stage's km, seat by seat: {scores}").format(scores=scores))
         return text
 
     def odometer_text(self) -> Text:
