@@ -71,3 +71,19 @@ class KnownHosts:
             encoding="utf-8",
         )
         os.replace(tmp, self.path)
+
+
+class OwnHost(KnownHosts):
+    """The one key a program's own table has: its client, sitting at the table this process
+    hosts, knows the key already. Nothing is trusted on first use and nothing is written, so
+    hosting (a practice game on a fresh port each time) does not fill the known hosts."""
+
+    def __init__(self, address: str, key: bytes) -> None:
+        super().__init__(Path(os.devnull))
+        self._entry = KnownHost(address, key)
+
+    def entries(self) -> list[KnownHost]:
+        return [self._entry]
+
+    def _write(self, entries: list[KnownHost]) -> None:
+        """Nothing is kept: the table's key is known for as long as the table is open."""

@@ -26,7 +26,7 @@ from protocol.deal_witness import DealWitness
 from protocol.host import HostSettings, TableHost
 from protocol.identity_store import load_or_create_identity
 from protocol.journal_file import JournalWriter
-from protocol.known_hosts import KnownHosts
+from protocol.known_hosts import KnownHosts, OwnHost
 from protocol.lan import lan_addresses
 from protocol.settings import config_dir
 from ui.i18n import _
@@ -192,7 +192,7 @@ async def open_table(
     client = TableClient(
         f"127.0.0.1:{port}",
         player,
-        known_hosts(),
+        OwnHost(format_address("127.0.0.1", port), identity.public_key),
         password=plan.password,
         token=owner,
         random_bytes=random_bytes,
