@@ -18,7 +18,7 @@ async def test_hosting_twice_leaves_the_known_hosts_as_they_were() -> None:
         plan = TablePlan("via-gladiola", 3, {}, bind="127.0.0.1", port=0, discovery=False)
         app = make_app(settings=UserSettings(name="Ann"), ascii_mode=False, host=plan)
         async with app.run_test(size=(80, 24)) as pilot:
-            await wait_until(pilot, lambda: "Ann (you)" in screen_text(app))
+            await wait_until(pilot, lambda: "Ann (you)" in screen_text(pilot.app))
             assert app.session is not None and app.session.client.connected
     assert KnownHosts(path).entries() == []
 
