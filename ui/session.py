@@ -76,6 +76,21 @@ class TablePlan:
     """An authorized_keys file: only these keys pass the door."""
 
 
+def own_pin(plan: TablePlan, port: int, key: bytes) -> KnownHosts:
+    """The app's own player knows its table's key. A table others can join is pinned in the
+    known hosts, so that after a crash `netcards join 127.0.0.1:PORT` takes the seat back
+    without a first-visit question; a practice table (this machine only, any free port) pins
+    nothing, or every game would add an entry."""
+    address = format_address("127.0.0.1", port)
+    if plan.port == 0 and plan.bind == "127.0.0.1":
+        return OwnHost(address, key)
+    hosts = known_hosts()
+    if hosts.lookup(address) != key:
+        with contextlib.suppress(OSError):
+            hosts.remember(address, key)
+    return hosts
+
+
 def known_hosts() -> KnownHosts:
     return KnownHosts(config_dir() / "known_hosts")
 
@@ -192,7 +207,7 @@ async def open_table(
     client = TableClient(
         f"127.0.0.1:{port}",
         player,
-        OwnHost(format_address("127.0.0.1", port), identity.public_key),
+        own_pin(plan, port, identity.public_key),
         password=plan.password,
         token=owner,
         random_bytes=random_bytes,
