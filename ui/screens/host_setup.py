@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Input, Label, Select, Static
+from textual.widgets import Button, Input, Label, Select, Static
 
 from netcards.bots.base import bot_levels
 from netcards.errors import GameError
@@ -25,10 +25,10 @@ from protocol.messages import Lobby
 from ui.bot_levels import level_choice
 from ui.i18n import N_, _, ngettext
 from ui.option_words import option_text
-from ui.screens.forms import checkbox
 from ui.session import TablePlan
 from ui.widgets.form_error import FormError
 from ui.widgets.keybar import KeyBar
+from ui.widgets.text_checkbox import TextCheckbox
 
 
 class FieldError(ValueError):
@@ -153,7 +153,7 @@ class HostSetupScreen(Screen[TablePlan | None]):
         for spec in get_game(lobby.game).option_specs:
             value = lobby.options.get(spec.name)
             widget = self.query_one(f"#opt-{spec.name}")
-            if isinstance(widget, Checkbox):
+            if isinstance(widget, TextCheckbox):
                 widget.value = bool(value)
             elif isinstance(widget, Select):
                 widget.value = "random" if value is None else str(value)
@@ -199,7 +199,7 @@ class HostSetupScreen(Screen[TablePlan | None]):
         label = Label(text)
         if spec.kind == "bool":
             ascii_mode = bool(getattr(self.app, "ascii_mode", False))
-            return [checkbox(text, bool(spec.default), id=wid, ascii_mode=ascii_mode)]
+            return [TextCheckbox(text, bool(spec.default), id=wid, ascii_mode=ascii_mode)]
         if spec.kind == "seat":
             players = self.query_one("#players", Select).value
             n = players if isinstance(players, int) else get_game(self.game_id).max_players
@@ -243,7 +243,7 @@ class HostSetupScreen(Screen[TablePlan | None]):
         options: dict[str, Any] = {}
         for spec in game.option_specs:
             widget = self.query_one(f"#opt-{spec.name}")
-            if isinstance(widget, Checkbox):
+            if isinstance(widget, TextCheckbox):
                 options[spec.name] = widget.value
             elif isinstance(widget, Select):
                 value = str(widget.value)

@@ -6,13 +6,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Input, Label, Static
+from textual.widgets import Button, Input, Label, Static
 
 from protocol.address import AddressError, parse_address
 from ui.i18n import N_, _
-from ui.screens.forms import checkbox
 from ui.widgets.form_error import FormError
 from ui.widgets.keybar import KeyBar
+from ui.widgets.text_checkbox import TextCheckbox
 
 
 class JoinScreen(Screen[None]):
@@ -63,7 +63,7 @@ class JoinScreen(Screen[None]):
             yield Input(value=self.player, id="name")
             yield Label(_("Password (if the table has one)"))
             yield Input(value=self.password, password=True, id="password")
-            yield checkbox(
+            yield TextCheckbox(
                 _("Watch as a spectator"), self.spectator, id="spectator",
                 ascii_mode=bool(getattr(self.app, "ascii_mode", False)),
             )  # fmt: skip
@@ -105,5 +105,5 @@ class JoinScreen(Screen[None]):
             return
         error.say(_("Joining {address}...").format(address=address))
         password = self.query_one("#password", Input).value or None
-        spectator = self.query_one("#spectator", Checkbox).value
+        spectator = self.query_one("#spectator", TextCheckbox).value
         self.app.join_table(address, name, password, spectator)  # type: ignore[attr-defined]

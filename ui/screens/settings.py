@@ -6,13 +6,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, DataTable, Input, Label, Select, Static
+from textual.widgets import Button, DataTable, Input, Label, Select, Static
 
 from ui.i18n import LANGUAGES, N_, _
-from ui.screens.forms import checkbox
 from ui.session import known_hosts
 from ui.user_settings import UserSettings
 from ui.widgets.keybar import KeyBar
+from ui.widgets.text_checkbox import TextCheckbox
 
 THEMES = ("textual-dark", "textual-light", "nord", "gruvbox", "monokai")
 
@@ -52,7 +52,7 @@ class SettingsScreen(Screen[None]):
                 allow_blank=False,
                 id="language",
             )
-            yield checkbox(
+            yield TextCheckbox(
                 _("ASCII mode (for terminals without good Unicode)"), s.ascii, id="ascii",
                 ascii_mode=bool(getattr(self.app, "ascii_mode", False)),
             )  # fmt: skip
@@ -91,7 +91,7 @@ class SettingsScreen(Screen[None]):
     def action_save(self) -> None:
         s = self.settings
         s.name = self.query_one("#name", Input).value.strip()[:24] or s.name
-        s.ascii = self.query_one("#ascii", Checkbox).value
+        s.ascii = self.query_one("#ascii", TextCheckbox).value
         s.theme = str(self.query_one("#theme", Select).value)
         language = str(self.query_one("#language", Select).value)
         s.language = "" if language == "auto" else language
