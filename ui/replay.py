@@ -8,13 +8,14 @@ from the end-of-game audit, so nothing here needs the host.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
-from rich.console import Group, RenderableType
 from rich.text import Text
+from textual import events
 from textual.binding import Binding
+from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from netcards.action import Action
@@ -84,6 +85,26 @@ def load_replay(path: Path) -> Replay:
     return replay
 
 
+class EveryHand(VerticalScroll):
+    """Every hand, under the table. Four Auf Achse hands and runs, or any game's hands late in
+    the game under a grown table, are more lines than an 80x24 window has left there: they
+    scroll on their own (the replay's up/down), so the table above stays in view."""
+
+    can_focus = False  # the hand keeps the focus, and the replay its keys
+    DEFAULT_CSS = """
+    EveryHand {
+        height: 1fr;
+        min-height: 2;
+        padding: 0 1;
+        scrollbar-size-vertical: 1;
+    }
+    """
+
+    def on_resize(self, event: events.Resize) -> None:
+        """More (or fewer) lines than rows: the scroll keys come (or go) in the key bar."""
+        self.screen.refresh_bindings()
+
+
 class ReplayControls:
     """Mixed in front of a game's screen: the keys step through the game instead of playing.
 
@@ -91,9 +112,10 @@ class ReplayControls:
     | :- | :- |
     | right / n | Next move |
     | left / p | Previous move |
-    | ] / [ | Next / previous day, round or stage |
+    | ] / [ | Start of the next / previous day, round or stage (the game's deals) |
     | home / end | The deal / the end |
     | a | Show every hand (the game is over) or only yours |
+    | down / up | Scroll every hand, when they are more than the window shows |
     | q / escape | Close the replay |
     """
 
@@ -101,16 +123,20 @@ class ReplayControls:
         Binding("right,n", "step(1)", N_("Next"), priority=True),
         Binding("left,p", "step(-1)", N_("Previous move"), priority=True),
         Binding("right_square_bracket", "jump(1)", N_("Next day/round"), priority=True),
-        Binding("left_square_bracket", "jump(-1)", N_("Previous"), priority=True, show=False),
+        Binding(
+            "left_square_bracket", "jump(-1)", N_("Previous day/round"), priority=True, show=False
+        ),
         Binding("home", "to(0)", N_("Deal"), priority=True, show=False),
         Binding("end", "to(-1)", N_("End"), priority=True, show=False),
         Binding("a", "all_hands", N_("All hands"), priority=True),
+        Binding("down", "scroll_hands(1)", N_("Scroll hands"), priority=True),
+        Binding("up", "scroll_hands(-1)", N_("Scroll hands up"), priority=True, show=False),
         Binding("question_mark", "rules", N_("Rules"), show=False),
         Binding("q,escape", "close", N_("Close"), priority=True),
     ]
 
     KEYS: ClassVar[frozenset[str]] = frozenset(
-        {"step", "jump", "to", "all_hands", "close", "rules", "scroll_log"}
+        {"step", "jump", "to", "all_hands", "close", "rules", "scroll_log", "scroll_hands"}
     )
     """The only keys of a replay: the game screen's own (play, hint, chat...) are hidden."""
 
@@ -118,12 +144,19 @@ class ReplayControls:
     step_index: int
     show_all: bool
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+    def check_action(self: Any, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "scroll_hands":
+            # Only while there is more to see: a key that does nothing would crowd the bar.
+            hands = self.query(EveryHand)
+            return bool(hands) and hands.first().display and hands.first().max_scroll_y > 0
         return action in self.KEYS
 
     def on_mount(self: Any) -> None:
-        """A replay has nobody to talk to: no chat box (the log takes its room)."""
+        """A replay has nobody to talk to: no chat box (the log takes its room). Every hand
+        goes under the table, which keeps the rows it needs."""
         self.query_one("#chat").display = False
+        self.query_one("#table").styles.height = "auto"
+        self.query_one("#left").mount(EveryHand(Static(id="every-hand")))
 
     def go(self: Any, index: int) -> None:
         steps = self.replay.steps()
@@ -141,12 +174,30 @@ class ReplayControls:
     def action_step(self: Any, delta: int) -> None:
         self.go(self.step_index + delta)
 
-    def action_jump(self: Any, direction: int) -> None:
+    def part_starts(self: Any) -> list[int]:
+        """The steps where a day, round or stage begins, as the game's `part_start` says: the
+        deal, then each step with that event. A game's smaller units (an Auf Achse stage's
+        rounds) are not where its "Next stage" goes."""
         steps = self.replay.steps()
-        i = self.step_index + direction
-        while 0 < i < len(steps) - 1 and not steps[i].boundary:
-            i += direction
-        self.go(i)
+        kind = self.part_start
+
+        def starts(step: Any) -> bool:
+            if not kind:  # a game that does not say: any day, round or stage
+                return bool(step.boundary)
+            return any(e.get("kind") == kind for e in step.events)
+
+        return [0] + [i for i, step in enumerate(steps) if i > 0 and starts(step)]
+
+    def action_jump(self: Any, direction: int) -> None:
+        """To the start of the next part, or of the one before the part shown (from its middle
+        too: "Previous stage" in stage 2 is stage 1); past the last part, the end."""
+        starts = self.part_starts()
+        if direction > 0:
+            later = [i for i in starts if i > self.step_index]
+            self.go(later[0] if later else len(self.replay.steps()) - 1)
+        else:
+            current = max(i for i in starts if i <= self.step_index)
+            self.go(max((i for i in starts if i < current), default=0))
 
     def action_to(self: Any, index: int) -> None:
         self.go(index if index >= 0 else len(self.replay.steps()) - 1)
@@ -159,14 +210,29 @@ class ReplayControls:
         self.show_all = not self.show_all
         self.refresh_all()
 
+    def action_scroll_hands(self: Any, direction: int) -> None:
+        # At once: deferred to the next refresh, each key of a burst would start from where
+        # the first began, and all but one be lost.
+        box = self.query_one(EveryHand)
+        box.scroll_to(y=box.scroll_y + direction, animate=False, immediate=True)
+
     def action_close(self: Any) -> None:
         self.app.exit()
 
-    def table_text(self: Any) -> RenderableType:
-        own: RenderableType = super().table_text()  # type: ignore[misc]
+    def refresh_all(self: Any) -> None:
+        super().refresh_all()  # type: ignore[misc]
         steps = self.replay.steps()
-        if not (self.show_all or self.step_index == len(steps) - 1):
-            return own
+        box = self.query(EveryHand)
+        if not box:
+            return  # before the screen is mounted
+        shown = self.show_all or self.step_index == len(steps) - 1
+        box.first().display = shown
+        if shown:
+            self.query_one("#every-hand", Static).update(self.every_hand())
+        self.refresh_bindings()
+
+    def every_hand(self: Any) -> Text:
+        steps = self.replay.steps()
         lines = Text(_("Every hand:") + "\n", style="bold")
         hands = steps[self.step_index].hands
         for name, cards in sorted(hands.items(), key=lambda kv: (int(kv[0].split(":")[1]), kv[0])):
@@ -176,7 +242,8 @@ class ReplayControls:
             if where == "run":
                 who = _("{name}'s run").format(name=who)
             lines.append(f"{who}: {labels}\n")
-        return Group(own, lines)
+        lines.rstrip()
+        return lines
 
     def refresh_status(self: Any) -> None:
         steps = self.replay.steps()
@@ -194,12 +261,19 @@ def replay_screen(replay: Replay, *, ascii_mode: bool = False) -> GameScreen:
     if base is None:
         raise BadReplay(f"no screen for {replay.game.name}")
     # Textual collects BINDINGS from its own classes only, so they go on the new class itself;
-    # the jump to the next day, round or stage says the game's own word.
+    # the jumps to the next and previous day, round or stage say the game's own word.
+    words = {"jump(1)": base.next_part, "jump(-1)": base.previous_part}
     bindings = [
-        Binding(b.key, b.action, base.next_part, priority=True) if b.action == "jump(1)" else b
+        replace(b, description=words[b.action]) if b.action in words else b
         for b in ReplayControls.BINDINGS
     ]
-    cls = type(f"Replay{base.__name__}", (ReplayControls, base), {"BINDINGS": bindings})
+    # Made here, the class would say it comes from Textual's module (the metaclass's): it is
+    # netcards' own, for the keys that `?` and the command palette list (`ui.screen_keys`).
+    cls = type(
+        f"Replay{base.__name__}",
+        (ReplayControls, base),
+        {"BINDINGS": bindings, "__module__": __name__},
+    )
     client = ReplayClient(replay.game, replay.config, replay.seat, replay.names)
     screen: Any = cls(ReplaySession(client), ascii_mode=ascii_mode)
     screen.replay = replay

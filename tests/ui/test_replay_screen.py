@@ -6,9 +6,14 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from netcards.replay import from_finished_game
+from tests.ui.bursts import burst
 from tests.ui.pilots import finished_table, screen_text
+from ui import i18n
 from ui.app import make_app
+from ui.i18n import _
 from ui.replay import load_replay, save_replay
 from ui.user_settings import UserSettings
 
@@ -129,3 +134,112 @@ async def test_every_hand_of_an_auf_achse_replay_shows_the_runs_too(tmp_path: Pa
         await pilot.pause(0.2)
         text = screen_text(app)
         assert re.search(r"'s run: \d", text), text
+
+
+def four_player_auf_achse(tmp: Path) -> Path:
+    table = finished_table("auf-achse", 4, ("heuristic", "random"))
+    names = [s.name for s in table.seats]
+    return save_replay(
+        from_finished_game(table.game, table.config, 0, names, table.seed, table.actions)
+    )
+
+
+async def test_next_stage_in_an_auf_achse_replay_goes_to_the_next_stage_not_round(
+    tmp_path: Path,
+) -> None:
+    """A stage has several rounds: ] says "Next stage", so it passes them all, and [ goes back
+    to the stage before the one shown, from its middle too."""
+    replay = load_replay(four_player_auf_achse(tmp_path))
+    steps = replay.steps()
+    stages = max(s.view["stage"] for s in steps)
+    assert stages > 2 and any(s.view["round"] > 1 for s in steps), "rounds inside stages"
+    app = make_app(settings=UserSettings(name="Ann"), replay=replay)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert "] Next stage" in screen_text(app).splitlines()[-1]
+        for stage in range(2, stages + 1):
+            await pilot.press("right_square_bracket")
+            view = screen.client.view
+            assert (view["stage"], view["round"]) == (stage, 1), (stage, view["round"])
+        await pilot.press("right_square_bracket")
+        assert screen.step_index == len(steps) - 1, "past the last stage: the end"
+        await pilot.press("home", "right_square_bracket", "right_square_bracket")
+        await pilot.press("left_square_bracket")
+        assert (screen.client.view["stage"], screen.client.view["round"]) == (2, 1)
+        later = next(i for i, s in enumerate(steps) if s.view["stage"] > 1 and s.view["round"] > 1)
+        await pilot.press("home", *["n"] * later)
+        stage = screen.client.view["stage"]
+        await pilot.press("left_square_bracket")
+        view = screen.client.view
+        assert (view["stage"], view["round"]) == (stage - 1, 1), "the stage before, not round 1"
+        await pilot.press("left_square_bracket")
+        assert screen.step_index == 0 or screen.client.view["stage"] == stage - 2
+
+
+async def test_the_command_palette_offers_the_replay_s_jumps_by_their_names(
+    tmp_path: Path,
+) -> None:
+    """Every key of a screen is a command: typing "stage" finds ] and [ of an Auf Achse replay."""
+    replay = load_replay(four_player_auf_achse(tmp_path))
+    app = make_app(settings=UserSettings(name="Ann"), replay=replay)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        titles = [command.title for command in app.get_system_commands(app.screen)]
+        assert "Next stage" in titles and "Previous stage" in titles, titles
+        await burst(pilot, "ctrl+p")
+        await pilot.pause(0.3)
+        await burst(pilot, "stage")
+        await pilot.pause(0.5)
+        text = screen_text(app)
+        assert "Next stage" in text and "Previous stage" in text, text
+        await burst(pilot, "enter")
+        await pilot.pause(0.3)
+        assert app.screen.client.view["stage"] == 2, "the command does what the key does"
+
+
+async def test_every_hand_of_four_auf_achse_players_scrolls_at_80x24(tmp_path: Path) -> None:
+    """Four hands and four runs are more lines than an 80x24 window has under the table: they
+    scroll with the arrows, which the key bar names, and the table stays in view."""
+    replay = load_replay(four_player_auf_achse(tmp_path))
+    steps = replay.steps()
+    middle = next(i for i, s in enumerate(steps) if s.view["stage"] == 3)
+    app = make_app(settings=UserSettings(name="Ann"), replay=replay)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press(*["n"] * middle)
+        bar = screen_text(app).splitlines()[-1]
+        assert "Scroll" not in bar, "nothing to scroll while only your hand is shown"
+        await pilot.press("a")
+        await pilot.pause(0.2)
+        text = screen_text(app)
+        assert "Every hand" in text and "Bot 4's run" not in text, "the last lines are below"
+        assert "↓ Scroll hands" in text.splitlines()[-1]
+        await burst(pilot, *["down"] * 12)  # as fast as a terminal sends them: none lost
+        await pilot.pause(0.2)
+        text = screen_text(app)
+        assert "Bot 4:" in text and "Bot 4's run:" in text, text
+        assert "Stage 3 of 5" in text, "the table above stays"
+        await burst(pilot, *["up"] * 12)
+        await pilot.pause(0.2)
+        assert "Every hand" in screen_text(app)
+
+
+@pytest.mark.parametrize("language", ["fr", "nl"])
+async def test_the_scroll_key_of_every_hand_fits_the_key_bar_in_every_language(
+    tmp_path: Path, language: str
+) -> None:
+    """The key bar of a replay is full at 80 columns: the scroll key's word must not be cut."""
+    replay = load_replay(four_player_auf_achse(tmp_path))
+    i18n.use(language)
+    try:
+        app = make_app(settings=UserSettings(name="Ann", language=language), replay=replay)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("right_square_bracket", "right_square_bracket", "a")
+            await pilot.pause(0.2)
+            bar = screen_text(app).splitlines()[-1]
+            assert bar.endswith("↓ " + _("Scroll hands")), bar
+            assert _("Next stage") in bar
+    finally:
+        i18n.use("en")

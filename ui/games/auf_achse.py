@@ -90,7 +90,9 @@ class AufAchseScreen(GameScreen):
     ]
     game_id = "auf-achse"
     deal_ends = frozenset({"stage_end"})
+    part_start = "stage_start"
     next_part = N_("Next stage")
+    previous_part = N_("Previous stage")
     score_title = N_("km")
     shown_keys: tuple[object, ...] = ()
     """What the Footer's keys were last worked out from (the step and whose turn it is)."""

@@ -40,6 +40,7 @@ from protocol.client import (
 from ui import notices
 from ui.failures import link_lost
 from ui.i18n import N_, _
+from ui.option_words import options_in_play
 from ui.screens.between_deals import BetweenDeals
 from ui.session import Session, SessionNotice
 from ui.widgets.cardface import Look
@@ -108,9 +109,13 @@ class GameScreen(Screen[None]):
     on a table the player cannot see)."""
     game_id: ClassVar[str]
     deal_ends: ClassVar[frozenset[str]] = frozenset()
-    next_part: ClassVar[str] = N_("Next day/round")
-    """A replay's key to the next day, round or stage, in this game's word."""
     """The kinds of event that end a deal (a day, a round, a stage): a summary follows."""
+    part_start: ClassVar[str] = ""
+    """The kind of event that starts a deal: where a replay's ] and [ go (not to a smaller
+    unit inside it, such as an Auf Achse stage's rounds)."""
+    next_part: ClassVar[str] = N_("Next day/round")
+    previous_part: ClassVar[str] = N_("Previous day/round")
+    """A replay's keys to the next and the previous deal, in this game's word."""
     multi_select: ClassVar[bool] = False
     score_title: ClassVar[str] = N_("score")
 
@@ -455,7 +460,9 @@ class GameScreen(Screen[None]):
     # -- keys ------------------------------------------------------------------------------------------
 
     def action_rules(self) -> None:
-        self.app.show_rules(self.game_id)  # type: ignore[attr-defined]
+        config, game = self.client.config, self.client.game
+        options = options_in_play(game.option_specs, config.options) if config and game else []
+        self.app.show_rules(self.game_id, options)  # type: ignore[attr-defined]
 
     @property
     def chatting(self) -> bool:

@@ -163,7 +163,9 @@ class VelonimoScreen(GameScreen):
     ]
     game_id = "velonimo"
     deal_ends = frozenset({"round_end"})
+    part_start = "round_start"
     next_part = N_("Next round")
+    previous_part = N_("Previous round")
     multi_select = True
     score_title = N_("points")
 

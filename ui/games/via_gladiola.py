@@ -45,7 +45,9 @@ class ViaGladiolaScreen(GameScreen):
     ]
     game_id = "via-gladiola"
     deal_ends = frozenset({"day_end"})
+    part_start = "day_start"
     next_part = N_("Next day")
+    previous_part = N_("Previous day")
     score_title = N_("blisters")
 
     def __init__(self, session: Session, *, ascii_mode: bool = False) -> None:

@@ -9,6 +9,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ui.i18n import N_, _
+from ui.widgets.keybar import KeyBar
 
 
 class Confirm(ModalScreen[bool]):
@@ -50,6 +51,7 @@ class Confirm(ModalScreen[bool]):
             with Horizontal(id="answers"):
                 yield Button(self.yes + " (y)", id="yes", variant="primary")
                 yield Button(self.no + " (n)", id="no")
+        yield KeyBar()  # the bottom line always names the keys, over a question too
 
     def on_mount(self) -> None:
         self.query_one("#yes" if self.default else "#no", Button).focus()
@@ -75,6 +77,7 @@ class Notice(ModalScreen[None]):
         with Vertical(id="dialog", classes="loud" if self.loud else ""):
             yield Static(self.text, id="question")
             yield Button(_("OK (enter)"), id="ok", variant="primary")
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one(Button).focus()

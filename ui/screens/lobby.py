@@ -32,6 +32,7 @@ from ui import notices
 from ui.bot_levels import level_name
 from ui.failures import link_lost
 from ui.i18n import N_, _, names_list, ngettext
+from ui.option_words import options_in_play
 from ui.screens.host_setup import TableChangeScreen
 from ui.session import Session, SessionNotice, TablePlan
 from ui.widgets.chat import ChatBox
@@ -122,6 +123,8 @@ class LobbyScreen(Screen[None]):
         game = get_game(lobby.game)
         title.append(f"{lobby.table}\n", style="bold")
         title.append(_("{game}, {n} players").format(game=game.name, n=lobby.players) + "\n")
+        for line in options_in_play(game.option_specs, lobby.options):
+            title.append(line + "\n", style="bold")
         title.append(_("Host fingerprint: "))
         title.append(client.fingerprint, style="bold")
         hosting = self.session.host is not None

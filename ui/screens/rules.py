@@ -26,12 +26,18 @@ class RulesScreen(Screen[None]):
 
     BINDINGS = [Binding("escape,q", "app.pop_screen", N_("Back"))]
 
-    def __init__(self, game_id: str) -> None:
+    def __init__(self, game_id: str, table_options: list[str] | None = None) -> None:
+        """`table_options`: what the table being played set away from the rules' defaults,
+        said first, since the page describes every variant and only the table knows which."""
         super().__init__()
         self.game_id = game_id
+        self.table_options = table_options or []
 
     def compose(self) -> ComposeResult:
         text = rules_text(self.game_id, current()) or _("No rules page ships for this game.")
+        if self.table_options:
+            said = "\n".join(f"- **{line}**" for line in self.table_options)
+            text = f"## {_('This table')}\n\n{said}\n\n{text}"
         yield MarkdownViewer(text, show_table_of_contents=False)
         yield KeyBar()
 
