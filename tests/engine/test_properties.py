@@ -54,7 +54,7 @@ def random_action_data(game: Game[Any], rng: random.Random) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
-@examples(1000)
+@examples(500)  # within the suite's ten minutes; each example is a whole game
 @given(data=st.data())
 def test_conservation_termination_and_replay(game: Game[Any], data: st.DataObject) -> None:
     config, seed, levels = table(data.draw, game)
