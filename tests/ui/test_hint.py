@@ -155,3 +155,66 @@ async def test_h_and_enter_in_one_burst_play_the_hinted_card(
         await wait_until(pilot, lambda: client.seq > seq, seconds=10)
         mine = [e for e in client.log if e.get("seat") == client.seat and e["kind"] == "walk"]
         assert mine[-1]["card"] == walks[-1].card
+
+
+async def test_asked_twice_on_one_decision_the_hint_says_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A second search on the same decision may weigh a close call the other way; the player
+    asking again must not get another answer to the same question (nor wait for it)."""
+    from types import SimpleNamespace
+
+    from netcards.games.via_gladiola.actions import Walk
+
+    asked: list[int] = []
+
+    class Fickle:
+        def analyse(self, view: object, legal: list[object], log: object) -> object:
+            asked.append(1)
+            walks = [a for a in legal if isinstance(a, Walk)]
+            pick = walks[0] if len(asked) % 2 else walks[-1]
+            return SimpleNamespace(action=pick, sureness="close", win_chance=0.5)
+
+    monkeypatch.setattr(ui.games.base, "hint_bot", lambda *args: Fickle())
+    app = make_app(settings=UserSettings(name="Ann"), random_bytes=seeded(4), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_practice(pilot, "via-gladiola", 2)
+        screen = app.screen
+        client = screen.client
+        await wait_until(pilot, lambda: client.my_turn, seconds=30)
+        walks = {a.card for a in client.legal_actions() if isinstance(a, Walk)}
+        assert len(walks) > 1, "the fake's two answers must differ"
+        await pilot.press("h")
+        await wait_until(pilot, lambda: screen.message.startswith("Hint:"), seconds=20)
+        first = screen.message
+        screen.say("")
+        await pilot.press("h")
+        await wait_until(pilot, lambda: screen.message.startswith("Hint:"), seconds=20)
+        assert screen.message == first
+        assert len(asked) == 1
+        # The next decision is a new question.
+        seq = client.seq
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: client.seq > seq and client.my_turn, seconds=30)
+        await pilot.press("h")
+        await wait_until(pilot, lambda: screen.message.startswith("Hint:"), seconds=20)
+        assert len(asked) == 2
+
+
+async def test_a_hint_to_pass_clears_the_cards_selected() -> None:
+    """Velonimo plays the selected cards on enter: a hint to pass leaves none selected, so the
+    prompt no longer offers to play what the hint advised against."""
+    from netcards.games.velonimo.actions import Pass
+
+    app = make_app(settings=UserSettings(name="Ann"), random_bytes=seeded(4), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_practice(pilot, "velonimo", 3)
+        screen = app.screen
+        await wait_until(pilot, lambda: bool(screen.view.get("hand")), seconds=30)
+        hand = screen.query_one("#hand")
+        await pilot.press("space")
+        assert hand.selected
+        screen.point_at(Pass())
+        await pilot.pause()
+        assert not hand.selected
+        assert "enter plays it" not in screen.prompt()

@@ -22,7 +22,7 @@ from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
 from netcards.action import Action
-from netcards.bots.search import hint_bot
+from netcards.bots.search import Analysis, hint_bot
 from protocol.client import (
     ChatLine,
     ClockChanged,
@@ -128,9 +128,13 @@ class GameScreen(Screen[None]):
         self.results_shown = False
         self.status_rows = 1
         self.said_for: list[Action] = []
+        """The legal moves when the message was said (it stays while they are the same)."""
         self.holds_keys: asyncio.Future[None] | None = None
         """The hint being thought out: the keys typed after h wait for it (see `ui.keys`)."""
-        """The legal moves when the message was said (it stays while they are the same)."""
+        self.last_hint: tuple[tuple[int, tuple[Action, ...]], Analysis] | None = None
+        """The hint of the decision being played, by its move number and legal moves: asked
+        again, it says the same, instead of a second search that may weigh a close call the
+        other way."""
         self.too_small = False
         """The window cannot show the table: only the keys that do not need to see it work."""
 
@@ -539,10 +543,15 @@ class GameScreen(Screen[None]):
         answer is shown only if the turn it was asked about is still the one being played."""
         client, seat = self.client, self.seat
         assert seat is not None
-        bot = hint_bot(client.game, client.config, seat, HINT_SECONDS, os.urandom(32))
-        found = await asyncio.to_thread(bot.analyse, dict(self.view), legal, list(client.log))
+        asked = (client.seq, tuple(legal))
+        if self.last_hint is not None and self.last_hint[0] == asked:
+            found = self.last_hint[1]
+        else:
+            bot = hint_bot(client.game, client.config, seat, HINT_SECONDS, os.urandom(32))
+            found = await asyncio.to_thread(bot.analyse, dict(self.view), legal, list(client.log))
         if not self.my_turn or self.legal() != legal:
             return  # that turn was played (the others' choices meanwhile do not change it)
+        self.last_hint = (asked, found)
         chance = round(100 * found.win_chance)
         sureness = found.sureness
         if sureness == "close" and chance in (0, 100):
@@ -559,12 +568,16 @@ class GameScreen(Screen[None]):
 
     def point_at(self, action: Action) -> None:
         """Put the hand's cursor on the card of `action` (and select its cards when it has
-        several), so that enter plays what the hint said."""
+        several), so that enter plays what the hint said. A move of no card (a rest, a pass)
+        clears the selection: the prompt must not offer to play cards the hint advised against."""
         card = getattr(action, "card", None)
         cards = (card,) if isinstance(card, int) else tuple(getattr(action, "cards", ()) or ())
+        hand = self.query_one(Hand)
         if cards:
-            self.query_one(Hand).point_at(cards)
-            self.refresh_status()
+            hand.point_at(cards)
+        else:
+            hand.clear_selection()
+        self.refresh_status()
 
     def action_back(self) -> None:
         self.app.confirm_leave()  # type: ignore[attr-defined]
