@@ -678,7 +678,7 @@ class TableHost:
             self._send(peer, Seated(seat.index, join.resume, True, owner))
             if table.phase == "playing":
                 self._notice("back", seat=seat.index, name=seat.name)
-            self.log(f"{peer.label} is back in seat {seat.index}")
+            self.log(f"{peer.label} is back in seat {seat.index + 1}")
             self._broadcast_lobby()
             self._catch_up(peer)
             self._earlier_chat(peer)
@@ -699,7 +699,7 @@ class TableHost:
             self.owner_token = seat.token
             self.log(f"{seat.name} owns the table")
         self._send(peer, Seated(seat.index, token, False, owner))
-        self.log(f"{peer.label} sits in seat {seat.index}")
+        self.log(f"{peer.label} sits in seat {seat.index + 1}")
         self._broadcast_lobby()
         self._earlier_chat(peer)
 
@@ -1084,7 +1084,7 @@ class TableHost:
         try:
             events = table.submit(seat, data)
         except GameError as exc:  # a bot bug must not stop the table
-            self.log(f"the bot for seat {seat} chose an illegal move: {exc}")
+            self.log(f"the bot for seat {seat + 1} chose an illegal move: {exc}")
             return False
         self._after_action(events)
         return True
@@ -1125,7 +1125,7 @@ class TableHost:
         table = self.table
         if table.phase != "playing" or seat not in table.to_act():
             return
-        self.log(f"time ran out for seat {seat}: a bot plays the turn")
+        self.log(f"time ran out for seat {seat + 1}: a bot plays the turn")
         self._notice("clock", seat=seat, name=table.seats[seat].name)
         task = asyncio.create_task(self._bot_turn(seat))
         self._clock_tasks.add(task)
@@ -1150,7 +1150,7 @@ class TableHost:
             return
         self.table.set_stand_in(seat, True)
         self._notice("stand_in", seat=seat, name=s.name, level=self.table.stand_in_level)
-        self.log(f"a bot stands in for seat {seat}")
+        self.log(f"a bot stands in for seat {seat + 1}")
         self._broadcast_lobby()
         self._schedule_bots()
         self._sync_clock()

@@ -307,7 +307,7 @@ async def _play_as_bot(
                 if notice.seat is None:
                     err.write(f"{name}: the host made us a spectator\n")
                 else:
-                    err.write(f"{name}: seat {notice.seat}\n")
+                    err.write(f"{name}: seat {notice.seat + 1}\n")
                 if not notice.resumed:
                     await client.set_ready(True)
             elif isinstance(notice, GameStarted):

@@ -85,7 +85,7 @@ def test_a_change_of_options_keeps_the_deck_and_a_bot_player_readies_again(
             await until(ann, lambda _: ann.game is not None)
             assert ann.config is not None and ann.config.options["variant_last_card"] is True
             assert ann.config.options.get("deck") == custom, "the host's deck was kept"
-            wait_for(lambda: robo.popen.poll() is not None or "seat 1" in robo.stderr(), 10)
+            wait_for(lambda: robo.popen.poll() is not None or "seat 2" in robo.stderr(), 10)
         finally:
             runner.cancel()
 

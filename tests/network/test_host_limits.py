@@ -119,7 +119,7 @@ async def test_the_turn_clock_runs_out_into_a_bot_move_and_everyone_is_told(tmp_
         assert said.args == {"seat": 0, "name": "Sleepy"}
         await asyncio.sleep(0.2)
         assert table.actions and table.actions[0][0] == 0, "a bot played the sleeper's turn"
-        assert any("time ran out for seat 0" in line for line in lines)
+        assert any("time ran out for seat 1" in line for line in lines)
         assert sleeper.turn_clock_ms == 300
     finally:
         runner.cancel()

@@ -128,7 +128,7 @@ async def test_a_dropped_guest_leaves_no_process_and_only_their_key_gets_the_sea
             await asyncio.sleep(0.05)
         else:
             raise AssertionError(f"process group {pid} is still there")
-        await table.wait_logged("a bot stands in for seat 0")
+        await table.wait_logged("a bot stands in for seat 1")
         # The game must outlast the two visits below (slower on a busy machine): from here the
         # bots take their time, or the game could end before Ann is back to see her hand.
         table.host.settings.bot_delay = 3.0
@@ -141,13 +141,13 @@ async def test_a_dropped_guest_leaves_no_process_and_only_their_key_gets_the_sea
         eve.keys("enter")
         await asyncio.wait_for(eve.term.closed.wait(), 15)
         assert eve.term.exit_status == 1
-        assert not any("is back in seat 0" in line for line in table.lines)
+        assert not any("is back in seat 1" in line for line in table.lines)
         await eve.close()
 
         # Ann, with her key, types the same command: her seat, her hand, the game's log.
         again = await guest(table, "ann", key=ann_key)
         await again.wait_for("Your turn", "Waiting for")
-        await table.wait_logged("is back in seat 0")
+        await table.wait_logged("is back in seat 1")
         await again.settle()
         screen = again.text()
         assert table.host.table.phase == "playing"

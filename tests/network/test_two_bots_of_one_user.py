@@ -16,15 +16,15 @@ def test_two_unnamed_bots_of_one_user_take_two_seats_and_play(tmp_path: Path) ->
     )
     try:
         first = spawn(tmp_path, "first", "bot", f"127.0.0.1:{port}", "--level", "random")
-        wait_for(lambda: "seat 0" in first.stderr(), 30, "the first bot's seat")
+        wait_for(lambda: "seat 1" in first.stderr(), 30, "the first bot's seat")
         second = spawn(tmp_path, "second", "bot", f"127.0.0.1:{port}", "--level", "random")
         assert first.wait() == 0, first.stderr()
         assert second.wait() == 0, second.stderr()
         assert server.wait() == 0, server.stderr()
     finally:
         server.kill()
-    assert "Bot: seat 0" in first.stderr()
-    assert "Bot 2: seat 1" in second.stderr()
+    assert "Bot: seat 1" in first.stderr()
+    assert "Bot 2: seat 2" in second.stderr()
     assert "replaced" not in server.stdout() + server.stderr()
     assert server.result() == first.result() == second.result()
 
@@ -37,13 +37,13 @@ def test_a_named_bot_whose_name_is_taken_here_stops_and_a_refusal_is_said_once(
     )
     try:
         ann = spawn(tmp_path, "ann", "bot", f"127.0.0.1:{port}", "--name", "Ann", "--delay", "0.1")
-        wait_for(lambda: "Ann: seat 0" in ann.stderr(), 30, "Ann's seat")
+        wait_for(lambda: "Ann: seat 1" in ann.stderr(), 30, "Ann's seat")
         twin = spawn(tmp_path, "twin", "bot", f"127.0.0.1:{port}", "--name", "Ann")
         assert twin.wait(30) == 2
         assert "another netcards program of yours is already at" in twin.stderr()
         assert "another --name" in twin.stderr()
         bea = spawn(tmp_path, "bea", "bot", f"127.0.0.1:{port}", "--name", "Bea")
-        wait_for(lambda: "Bea: seat 1" in bea.stderr(), 30, "Bea's seat")
+        wait_for(lambda: "Bea: seat 2" in bea.stderr(), 30, "Bea's seat")
         late = spawn(tmp_path, "late", "bot", f"127.0.0.1:{port}", "--name", "Cas")
         assert late.wait(30) != 0
         assert late.stderr().count("the host refused") == 1, late.stderr()

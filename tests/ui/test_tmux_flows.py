@@ -139,7 +139,7 @@ def test_a_killed_host_leaves_the_player_reconnecting_and_its_resume_takes_all_b
             f"{NETCARDS} host --resume {journal} --headless --discovery-port 0",
         )
         tmux.wait_for("resumed", f"listening 0.0.0.0:{port}")
-        tmux.wait_for("resumed", "is back in seat 1")
+        tmux.wait_for("resumed", "is back in seat 2")
         tmux.window("back", home["host"], f"{NETCARDS} --ascii join 127.0.0.1:{port}")
         back = tmux.wait_for("back", "Host (you)", 20)
     finally:
