@@ -238,3 +238,25 @@ async def test_the_owner_changes_the_game_and_seats_from_the_lobby(tmp_path: Pat
         finally:
             for runner in runners:
                 runner.cancel()
+
+
+async def test_x_takes_out_the_bot_under_the_cursor_and_says_how_when_there_is_none() -> None:
+    """x acts on the seat under the cursor: on another seat it says how to get to a bot's,
+    and with no bot at all it says so instead of sending the owner looking for one."""
+    plan = TablePlan("via-gladiola", 3, {}, bind="127.0.0.1", port=0, discovery=False, bots=1)
+    app = make_app(settings=UserSettings(name="Ann"), ascii_mode=False, host=plan)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: on(pilot, "LobbyScreen"))
+        lobby = lambda: app.session.client.lobby  # noqa: E731
+        await wait_until(pilot, lambda: lobby() is not None and lobby().seats[2].kind == "bot")
+        await pilot.press("x")
+        await wait_until(pilot, lambda: bool(list(app._notifications)))
+        said = [n.message for n in app._notifications]
+        assert said == ["move to a bot's seat first (up, down), then press x"]
+        assert lobby().seats[2].kind == "bot", "nothing was taken out"
+        app.clear_notifications()
+        await pilot.press("down", "down", "x")
+        await wait_until(pilot, lambda: lobby().seats[2].kind == "open")
+        await pilot.press("x")
+        await wait_until(pilot, lambda: bool(list(app._notifications)))
+        assert [n.message for n in app._notifications] == ["there is no bot at the table"]

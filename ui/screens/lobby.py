@@ -313,8 +313,13 @@ class LobbyScreen(Screen[None]):
             self.notify(_("only the table's owner removes bots"), severity="warning")
             return
         row = table.cursor_row
+        if not any(info.kind == "bot" for info in lobby.seats):
+            self.notify(_("there is no bot at the table"), severity="warning")
+            return
         if row is None or lobby.seats[row].kind != "bot":
-            self.notify(_("select a bot's seat first"), severity="warning")
+            self.notify(
+                _("move to a bot's seat first (up, down), then press x"), severity="warning"
+            )
             return
         await self.session.client.remove_bot(row)
 
