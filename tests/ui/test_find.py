@@ -38,6 +38,7 @@ async def test_enter_on_a_found_table_joins_it(udp_port: int) -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await find(pilot, "Kitchen")
             assert "⏎ Join" in screen_text(app), "the footer names the key"
+            assert "enter joins as Ann" in screen_text(app), "the name it joins under"
             await burst(pilot, "enter")
             await wait_until(pilot, lambda: on(pilot, "Confirm"))
             await pilot.press("y")

@@ -1,9 +1,10 @@
 """Tables on the LAN, found by discovery and refreshed every few seconds.
 
-Enter joins the table under the cursor at once (with the name from the settings), `s` watches
-it; a table that has a password asks for it first, here. The cursor stays on the table it was
-on when the list is refreshed, even if tables came or went above it, so that keys pressed just
-after a refresh act on the table the player chose. The chosen table's fingerprint is a line of
+Enter joins the table under the cursor at once, with the name from the settings, which the
+status line names (the settings change it); `s` watches it; a table that has a password asks
+for it first, here. The cursor stays on the table it was on when the list is refreshed, even
+if tables came or went above it, so that keys pressed just after a refresh act on the table
+the player chose. The chosen table's fingerprint is a line of
 its own under the list: as a column it pushed the list past 80 columns in longer languages.
 """
 
@@ -100,10 +101,10 @@ class FindScreen(Screen[None]):
         self.show_chosen()
         status = (
             ngettext(
-                "{n} table found; enter joins, s watches.",
-                "{n} tables found; enter joins, s watches.",
+                "{n} table found; enter joins as {name}, s watches.",
+                "{n} tables found; enter joins as {name}, s watches.",
                 len(found),
-            ).format(n=len(found))
+            ).format(n=len(found), name=self.app.settings.name)  # type: ignore[attr-defined]
             if found
             else _("No table found yet (asking {target}); still looking...").format(
                 target=discovery_target()
