@@ -145,7 +145,10 @@ class NetcardsApp(App[None]):
         return filters
 
     def get_key_display(self, binding: Binding) -> str:
-        shown = super().get_key_display(binding)
+        """A screen may name a key by what it means there (`key_display` on the screen: a
+        Velonimo duel's seats are 1-2, not 1-5)."""
+        own = getattr(self.screen_stack[-1], "key_display", None) if self.screen_stack else None
+        shown = (own(binding) if own is not None else None) or super().get_key_display(binding)
         if self.ascii_mode:
             for glyph, word in self.ASCII_KEYS.items():
                 shown = shown.replace(glyph, word)

@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.ui.pilots import screen_text
 from tests.ui.test_replay_screen import finished_replay
 from ui.app import make_app
@@ -39,3 +41,18 @@ async def test_a_replay_shows_its_own_keys_only_and_all_of_them_fit(tmp_path: Pa
             assert word not in line, line
         for description in shown_keys(app):
             assert description in line, (description, line)
+
+
+@pytest.mark.parametrize(("players", "digits"), [(2, "1-2"), (3, "1-3")])
+async def test_the_digits_that_choose_a_seat_go_as_far_as_the_table_s_seats(
+    players: int, digits: str
+) -> None:
+    """A duel has two seats: a footer saying 1-5 offers three keys that do nothing."""
+    from tests.ui.pilots import seeded, start_practice, wait_until
+
+    app = make_app(settings=UserSettings(name="Ann"), random_bytes=seeded(2), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_practice(pilot, "velonimo", players)
+        await wait_until(pilot, lambda: bool(getattr(app.screen, "view", None)))
+        (pick,) = [b for b in type(app.screen).BINDINGS if b.action == "pick(0)"]
+        assert app.get_key_display(pick) == digits

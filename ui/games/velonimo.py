@@ -730,6 +730,12 @@ class VelonimoScreen(GameScreen):
             return phase in CHOICE_PHASES
         return super().can_use(action, parameters)
 
+    def key_display(self, binding: Binding) -> str | None:
+        """The digits that choose a seat go as far as this table's seats (1-2 in a duel)."""
+        if binding.action == "pick(0)":
+            return f"1-{self.view.get('players') or len(self.client.names) or 5}"
+        return None
+
     def action_select(self) -> None:
         self.query_one(Hand).action_select_card()
 
