@@ -333,7 +333,7 @@ async def test_the_duel_reward_goes_where_a_digit_says() -> None:
         await pilot.pause()
         lines = screen_lines(app)
         assert lines[-7].strip() == "You won hare 50: into whose hand? 1 you · 2 Bob"
-        assert "1-5 Choose" in lines[-1] and "enter" not in lines[-1]
+        assert "1-2 Choose" in lines[-1] and "enter" not in lines[-1]
         await pilot.press("enter", "3")  # not how to choose; not a seat of the duel
         await pilot.pause()
         assert client.sent == [] and "3 is not one of the choices" in screen.message
