@@ -207,7 +207,7 @@ class HostSetupScreen(Screen[TablePlan | None]):
         if spec.kind == "deck":
             return [
                 Label(_("Deck file (empty: the house deck)")),
-                Input(id=wid, placeholder="path/to/deck.toml"),
+                Input(id=wid, placeholder=_("path/to/deck.toml")),
             ]
         if spec.kind == "int_list":
             default = ",".join(str(v) for v in spec.default or [])
