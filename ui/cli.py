@@ -342,6 +342,10 @@ def _app(args: argparse.Namespace, **start: Any) -> int:
         app = make_guest_app(settings, start["join"], ascii_mode)
     else:
         app = make_app(settings=settings, ascii_mode=ascii_mode, **start)
+    # The window's own size: exported COLUMNS and LINES (a shell's, a test runner's) would
+    # override it, and a table laid out for 80x24 in a smaller window is cut to pieces.
+    for variable in ("COLUMNS", "LINES"):
+        os.environ.pop(variable, None)
     app.run()
     return app.return_code or 0
 

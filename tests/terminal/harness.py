@@ -43,8 +43,9 @@ KEYS = {
 """Key names as an xterm sends them; any other string is typed as it is."""
 
 PROGRAM = [sys.executable, "-c", "from ui.cli import main; main()"]
-LEFT_OUT = ("NO_COLOR", "COLORTERM", "TEXTUAL", "TERM_PROGRAM", "NETCARDS")
-"""Variables of the test run's own terminal that the program must not inherit."""
+LEFT_OUT = ("NO_COLOR", "COLORTERM", "TEXTUAL", "TERM_PROGRAM", "NETCARDS", "COLUMNS", "LINES")
+"""Variables of the test run's own terminal that the program must not inherit (COLUMNS and
+LINES would override the size of the terminal it runs in: a test runner's workers set them)."""
 
 
 def _own_terminal() -> None:

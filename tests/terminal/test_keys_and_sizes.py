@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.terminal.test_whole_games import AA_CARD, hand, open_table
 
 
@@ -33,8 +35,12 @@ def test_c_and_a_line_in_one_burst_reach_the_chat(tmp_path: Path) -> None:
         term.wait_for("ann: hello there")
 
 
-def test_a_window_too_small_says_so_until_it_is_made_bigger(tmp_path: Path) -> None:
-    with open_table(tmp_path, "via-gladiola", 3, size=(60, 20)) as term:
+@pytest.mark.parametrize("exported", [False, True], ids=["plain", "columns-exported"])
+def test_a_window_too_small_says_so_until_it_is_made_bigger(tmp_path: Path, exported: bool) -> None:
+    """Exported COLUMNS and LINES (a shell's, a test runner's) do not hide the window's real
+    size: the app would lay out 80x24 in a 60x20 window, cut to pieces."""
+    env = {"COLUMNS": "80", "LINES": "24"} if exported else {}
+    with open_table(tmp_path, "via-gladiola", 3, size=(60, 20), env=env) as term:
         screen = term.wait_for("make it at least 80\u00d724")
         assert "This window is 60\u00d720" in screen
         assert "Day 1 of 4" not in screen

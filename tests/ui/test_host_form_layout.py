@@ -3,6 +3,7 @@ the form's player count, and its padding and rule once shifted that field and dr
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import pytest
@@ -45,7 +46,11 @@ async def test_every_option_of_every_game_is_shown_at_80x24() -> None:
             for spec in specs:
                 field = screen.query_one(f"#opt-{spec.name}")
                 field.focus()
-                await pilot.pause(0.1)
+                # Scrolling to the focused field takes a moment on a loaded machine.
+                with contextlib.suppress(AssertionError):
+                    await wait_until(
+                        pilot, lambda f=field: 0 <= f.region.y < f.region.bottom <= 24, 5
+                    )
                 region = field.region
                 assert region.height > 0, (game, spec.name, region)
                 assert region.y >= 0 and region.bottom <= 24, (game, spec.name, region)

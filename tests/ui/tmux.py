@@ -49,9 +49,7 @@ class Tmux:
         }
         assignments = " ".join(f"{k}={shlex.quote(v)}" for k, v in variables.items())
         pid_file = self.folder / f"{name}.pid"
-        inner = (
-            f"echo $$ > {shlex.quote(str(pid_file))}; exec env -u LC_ALL {assignments} {command}"
-        )
+        inner = f"echo $$ > {shlex.quote(str(pid_file))}; exec env -u LC_ALL -u COLUMNS -u LINES {assignments} {command}"
         shell = f"sh -c {shlex.quote(inner)}; sleep 60"
         width, height = size
         self.run("new-session", "-d", "-s", name, "-x", str(width), "-y", str(height), shell)
