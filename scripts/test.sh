@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the tests need into .venv, then runs every check CI runs: lint, format,
-# types, the import layering contract and the whole test suite. Extra arguments go to pytest.
+# types, the import layering contract and the whole test suite, in parallel workers. Extra
+# arguments go to pytest (`-n 0` runs the suite in one process).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The end-to-end terminal tests drive real terminals through tmux, and the SSH door's test joins
@@ -18,4 +19,6 @@ fi
 .venv/bin/ruff format --check .
 .venv/bin/mypy
 .venv/bin/lint-imports
-.venv/bin/pytest "$@"
+# Two workers (more where there are more cores, up to four): most of the suite's time is
+# waiting on terminals, sockets and timers, which overlaps well.
+.venv/bin/pytest --numprocesses=auto --maxprocesses=4 "$@"
