@@ -3,7 +3,10 @@ sure the search is of it."""
 
 from __future__ import annotations
 
+import contextlib
 import re
+from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
@@ -59,6 +62,23 @@ async def test_h_shows_a_legal_move_and_a_win_chance(
         assert card in (mine[-1].get("card"), *mine[-1].get("cards", ()))
 
 
+@contextlib.asynccontextmanager
+async def my_turn(game: str = "via-gladiola", players: int = 2) -> AsyncIterator[tuple[Any, Any]]:
+    """A practice table against bots, from the first moment it is our turn."""
+    app = make_app(settings=UserSettings(name="Ann"), random_bytes=seeded(4), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_practice(pilot, game, players)
+        screen = app.screen
+        await wait_until(pilot, lambda: screen.client.my_turn, seconds=30)
+        yield pilot, screen
+
+
+async def ask(pilot: Any, screen: Any) -> str:
+    await pilot.press("h")
+    await wait_until(pilot, lambda: screen.message.startswith("Hint:"), seconds=20)
+    return str(screen.message)
+
+
 class Resting:
     """A hint bot that always finds rest, as sure and as likely to win as it is told."""
 
@@ -107,16 +127,12 @@ async def test_a_hint_to_rest_says_which_key_rests(monkeypatch: pytest.MonkeyPat
     that key makes the move."""
 
     monkeypatch.setattr(ui.games.base, "hint_bot", lambda *args: Resting())
-    app = make_app(settings=UserSettings(name="Ann"), random_bytes=seeded(4), bot_delay=0)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await start_practice(pilot, "via-gladiola", 2)
-        screen = app.screen
+    async with my_turn() as (pilot, screen):
         client = screen.client
-        await wait_until(pilot, lambda: client.my_turn, seconds=30)
         seq = client.seq
-        await pilot.press("h")
-        await wait_until(pilot, lambda: screen.message.startswith("Hint:"), seconds=20)
-        assert screen.message == "Hint: rest (about 25% to win; clearly the best) (press r)"
+        assert (
+            await ask(pilot, screen) == "Hint: rest (about 25% to win; clearly the best) (press r)"
+        )
         await pilot.press("r")
         await wait_until(pilot, lambda: client.seq > seq)
         assert any(e["kind"] == "rest" and e.get("seat") == client.seat for e in client.log)
@@ -176,28 +192,19 @@ async def test_asked_twice_on_one_decision_the_hint_says_the_same(
             return SimpleNamespace(action=pick, sureness="close", win_chance=0.5)
 
     monkeypatch.setattr(ui.games.base, "hint_bot", lambda *args: Fickle())
-    app = make_app(settings=UserSettings(name="Ann"), random_bytes=seeded(4), bot_delay=0)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await start_practice(pilot, "via-gladiola", 2)
-        screen = app.screen
+    async with my_turn() as (pilot, screen):
         client = screen.client
-        await wait_until(pilot, lambda: client.my_turn, seconds=30)
         walks = {a.card for a in client.legal_actions() if isinstance(a, Walk)}
         assert len(walks) > 1, "the fake's two answers must differ"
-        await pilot.press("h")
-        await wait_until(pilot, lambda: screen.message.startswith("Hint:"), seconds=20)
-        first = screen.message
+        first = await ask(pilot, screen)
         screen.say("")
-        await pilot.press("h")
-        await wait_until(pilot, lambda: screen.message.startswith("Hint:"), seconds=20)
-        assert screen.message == first
+        assert await ask(pilot, screen) == first
         assert len(asked) == 1
         # The next decision is a new question.
         seq = client.seq
         await pilot.press("enter")
         await wait_until(pilot, lambda: client.seq > seq and client.my_turn, seconds=30)
-        await pilot.press("h")
-        await wait_until(pilot, lambda: screen.message.startswith("Hint:"), seconds=20)
+        await ask(pilot, screen)
         assert len(asked) == 2
 
 
