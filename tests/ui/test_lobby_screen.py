@@ -65,6 +65,7 @@ async def test_others_see_only_the_keys_they_can_use(spectator: bool) -> None:
             for owners in ("Add bot", "Bot level", "Remove bot", "b: add bot", "add bots"):
                 assert owners not in keys and owners not in text
             assert ("Ready" in keys) is not spectator
+            assert not app.screen.query_one("#seats").show_cursor, "no seat for them to pick"
             assert ("You are watching" in text) is spectator
             assert "still open: waiting for" in " ".join(text.split())
             assert "compare it with the host's screen" in " ".join(text.split())
@@ -249,6 +250,7 @@ async def test_x_takes_out_the_bot_under_the_cursor_and_says_how_when_there_is_n
         await wait_until(pilot, lambda: on(pilot, "LobbyScreen"))
         lobby = lambda: app.session.client.lobby  # noqa: E731
         await wait_until(pilot, lambda: lobby() is not None and lobby().seats[2].kind == "bot")
+        assert app.screen.query_one("#seats").show_cursor, "the owner picks the seat x acts on"
         await pilot.press("x")
         await wait_until(pilot, lambda: bool(list(app._notifications)))
         said = [n.message for n in app._notifications]

@@ -159,6 +159,8 @@ class LobbyScreen(Screen[None]):
             title.append(door.fingerprint, style="bold")
         self.query_one("#lobby-title", Static).update(title)
         table = self.query_one("#seats", DataTable)
+        # The cursor picks the seat `x` acts on: only the owner has a use for it.
+        table.show_cursor = client.owner
         row = table.cursor_row
         table.clear()
         if len(table.ordered_columns) > self.PLAYER_COLUMN:
