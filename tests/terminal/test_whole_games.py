@@ -20,6 +20,7 @@ from tests.terminal.harness import Terminal
 
 GO_ON = "Press enter to go on now."
 RESULTS = "deal verified"
+GAME_OVER = "Game over"
 
 
 def open_table(home: Path, game: str, players: int, *extra: str, **kwargs: object) -> Terminal:
@@ -59,10 +60,11 @@ def play(
 ) -> int:
     """Decide and send one burst per decision, until the results; returns the moves made."""
     made = 0
-    waiting = (*prompts, GO_ON, RESULTS)
+    waiting = (*prompts, GO_ON, RESULTS, GAME_OVER)
     for _ in range(moves):
         screen = term.wait_for(*waiting, seconds=60)
-        if RESULTS in screen:
+        if RESULTS in screen or GAME_OVER in screen:
+            # The results may be half drawn over the table's last prompt: no more decisions.
             return made
         if GO_ON in screen:
             term.keys("enter")
