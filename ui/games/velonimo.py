@@ -732,9 +732,10 @@ class VelonimoScreen(GameScreen):
 
     def key_display(self, binding: Binding) -> str | None:
         """The digits that choose a seat go as far as this table's seats (1-2 in a duel)."""
-        if binding.action == "pick(0)":
-            return f"1-{self.view.get('players') or len(self.client.names) or 5}"
-        return None
+        players = self.view.get("players")
+        if binding.action == "pick(0)" and players:
+            return f"1-{players}"
+        return None  # (before the first view: the binding's own 1-5)
 
     def action_select(self) -> None:
         self.query_one(Hand).action_select_card()

@@ -4,8 +4,8 @@ Enter joins the table under the cursor at once, with the name from the settings,
 status line names (the settings change it); `s` watches it; a table that has a password asks
 for it first, here. The cursor stays on the table it was on when the list is refreshed, even
 if tables came or went above it, so that keys pressed just after a refresh act on the table
-the player chose. The chosen table's fingerprint is a line of
-its own under the list: as a column it pushed the list past 80 columns in longer languages.
+the player chose. The chosen table's fingerprint is a line of its own under the list: as a
+column it pushed the list past 80 columns in longer languages.
 """
 
 from __future__ import annotations
