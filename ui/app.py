@@ -244,6 +244,8 @@ class NetcardsApp(App[None]):
             self.cannot_open(plan, exc)
             return
         self.session = session
+        if self.last_plan is plan:  # the next Play again reopens where the players found it
+            self.last_plan = plan_as_opened(plan, session)
         practise = plan.bots == plan.players - 1 and plan.port == 0
         await self._to_screen(LobbyScreen(session))
         if practise:
@@ -543,6 +545,17 @@ def plan_as_left(plan: TablePlan, lobby: Lobby) -> TablePlan:
         bots=len(bots),
         bot_level=next((s.bot_level for s in bots if s.bot_level), plan.bot_level),
     )
+
+
+def plan_as_opened(plan: TablePlan, session: Session) -> TablePlan:
+    """`plan` with the ports its table got. A table others joined on "any free port" (0)
+    reopens on the same one, so that the address they have, and their Play again, still find
+    it; a practice table (this machine only) takes any port again."""
+    if plan.bind == "127.0.0.1" or session.host is None:
+        return plan
+    port = plan.port or session.host.port
+    door = session.door.port if plan.ssh_port == 0 and session.door is not None else plan.ssh_port
+    return replace(plan, port=port, ssh_port=door)
 
 
 class Palette(CommandPalette):
