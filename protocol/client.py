@@ -279,6 +279,8 @@ class TableClient:
     host_closed: bool = False
     """The host said it closes the table on purpose; once it has, `standings` (if a game was
     on) are the results so far."""
+    last_game: bool = False
+    """The host said its table closes when this game is over: no next game at this address."""
     standings: Outcome | None = None
     connected: bool = False
     updates: asyncio.Queue[Notice] = field(default_factory=asyncio.Queue)
@@ -578,6 +580,8 @@ class TableClient:
             self._taken_back(message.args.get("seq"), message.args.get("run"))
         elif isinstance(message, TableNotice) and message.code == "closed":
             self.host_closed = True
+        elif isinstance(message, TableNotice) and message.code == "last_game":
+            self.last_game = True
         elif isinstance(message, TableNotice):
             self._notify_table(message.code, **message.args)
         elif isinstance(message, Clock):

@@ -108,6 +108,9 @@ class HostSettings:
     journal_sync_delay: float = 0.002
     """Seconds after an action's updates leave before the journal is synced to the disk: one
     sync then covers every action of a quick burst, and the next action rarely waits for one."""
+    one_game: bool = False
+    """The table closes once its game is over (a headless host's does). Its players are told
+    with the results, so that none of them comes back to this address for another game."""
 
 
 @dataclass
@@ -1051,7 +1054,9 @@ class TableHost:
             table = self.table
             outcome = table.outcome()
             assert outcome is not None
+            last = [TableNotice("last_game", {})] if self.settings.one_game else []
             self._results = [
+                *map(_packed, last),
                 _packed(Result(outcome.to_data())),
                 *map(_packed, audit_messages(table.host_part, table.seed, table.actions)),
             ]

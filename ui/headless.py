@@ -97,7 +97,7 @@ async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
         identity,
         password=plan.password,
         settings=HostSettings(
-            grace=plan.grace, bot_delay=plan.bot_delay, turn_clock=plan.turn_clock
+            grace=plan.grace, bot_delay=plan.bot_delay, turn_clock=plan.turn_clock, one_game=True
         ),
         journal=journal,
         owner_name=plan.owner,

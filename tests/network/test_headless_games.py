@@ -87,7 +87,10 @@ def test_a_headless_host_plays_each_game_with_two_bot_clients_and_its_own_bot(
     for client in (ann, bea):
         assert "deal verified" in client.stdout()
     for trace in ("ann.jsonl", "bea.jsonl"):
-        assert check_trace(read_trace(tmp_path / trace)) > 0
+        messages = read_trace(tmp_path / trace)
+        assert check_trace(messages) > 0
+        said = [m.get("code", m["type"]) for m in messages]
+        assert said.index("last_game") < said.index("result"), "its table closes: no next game"
 
 
 def test_nothing_crosses_the_wire_in_cleartext(tmp_path: Path) -> None:

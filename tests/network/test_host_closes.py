@@ -14,17 +14,28 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from netcards.table import Table
-from protocol.client import GameStarted, LinkDown, TableClient, TableClosed, ViewChanged
+from protocol.client import (
+    GameOver,
+    GameStarted,
+    LinkDown,
+    TableClient,
+    TableClosed,
+    ViewChanged,
+)
 from protocol.host import HostSettings, TableHost
 from protocol.identity import IdentityKey
 from protocol.known_hosts import KnownHosts
 
 
-async def seated_against_a_bot(tmp_path: Path) -> tuple[TableHost, TableClient, asyncio.Task[Any]]:
+async def seated_against_a_bot(
+    tmp_path: Path, settings: HostSettings | None = None
+) -> tuple[TableHost, TableClient, asyncio.Task[Any]]:
     table = Table.create("via-gladiola", 2, {}, name="t", host_part=os.urandom(32))
     table.add_bot("heuristic", 1)
-    server = TableHost(table, IdentityKey.generate(os.urandom), settings=HostSettings())
+    server = TableHost(table, IdentityKey.generate(os.urandom), settings=settings or HostSettings())
     port = await server.start()
     client = TableClient(f"127.0.0.1:{port}", "Ann", KnownHosts(tmp_path / "hosts"))
     return server, client, asyncio.create_task(client.run())
@@ -50,6 +61,29 @@ async def next_of(client: TableClient, kinds: tuple[type, ...]) -> Any:
         notice = await asyncio.wait_for(client.updates.get(), 10)
         if isinstance(notice, kinds):
             return notice
+
+
+@pytest.mark.parametrize("one_game", [True, False], ids=["headless", "app"])
+async def test_a_table_that_closes_after_its_game_says_so_with_the_results(
+    tmp_path: Path, one_game: bool
+) -> None:
+    """A headless host's table closes once the game is over: its players must know before
+    they think of another game there. The app's host may open the table again: it says
+    nothing of the kind."""
+    server, client, runner = await seated_against_a_bot(tmp_path, HostSettings(one_game=one_game))
+    try:
+        while True:
+            notice = await asyncio.wait_for(client.updates.get(), 10)
+            if type(notice).__name__ == "SeatTaken":
+                await client.set_ready(True)
+            if isinstance(notice, GameOver):
+                break
+            if isinstance(notice, ViewChanged | GameStarted) and client.my_turn:
+                await client.act(client.legal_actions()[0])
+        assert client.last_game is one_game, "told with the results, before them"
+    finally:
+        runner.cancel()
+        await server.close()
 
 
 async def test_a_host_closing_mid_game_tells_its_players_with_the_results_so_far(

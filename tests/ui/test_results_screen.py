@@ -6,6 +6,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
+
 from netcards.fairdeal import Verdict
 from tests.ui.pilots import burst, finished_table, screen_text
 from ui.app import make_app
@@ -27,6 +29,7 @@ def finished_session(game: str, players: int) -> Any:
         verdict=Verdict(),
         replay=lambda: None,
         host_closed=False,
+        last_game=False,
     )
     return SimpleNamespace(client=client, host=None)
 
@@ -120,3 +123,20 @@ async def test_play_again_asks_for_the_table_as_it_ended() -> None:
         await pilot.press("a")
         await pilot.pause()
     assert asked == [session.client.lobby]
+
+
+async def test_a_table_that_closes_after_its_game_offers_no_next_game() -> None:
+    """A headless host says its table closes with the results: Play again would only send the
+    player to an address where nobody answers. The screen says why the key is gone."""
+    session = finished_session("velonimo", 3)
+    session.client.last_game = True
+    app = make_app(settings=UserSettings(name="Ann"))
+    app.play_again = lambda *_: pytest.fail("Play again at a table that closed")  # type: ignore[method-assign]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(ResultsScreen(session))
+        await pilot.pause()
+        await burst(pilot, "a")
+        await pilot.pause(0.2)
+        text = screen_text(app)
+    assert "there is no next game here" in text, text
+    assert "Play again" not in text, text

@@ -50,6 +50,9 @@ class ResultsScreen(Screen[None]):
             yield Static("", id="results-detail")
             yield Static(_("Checking the deal..."), id="verdict")
             yield Static("", id="saved")
+            yield Static(
+                _("The host closes this table now: there is no next game here."), id="last"
+            )
             with Horizontal(id="form-buttons"):
                 yield Button(_("Play again (a)"), id="again", variant="primary")
                 yield Button(_("Menu (m)"), id="menu")
@@ -58,6 +61,7 @@ class ResultsScreen(Screen[None]):
     def on_mount(self) -> None:
         client = self.session.client
         self.query_one("#again", Button).display = self.can_play_again()
+        self.query_one("#last", Static).display = client.last_game and not self._guest
         outcome = client.outcome or client.standings  # standings: the host closed the table
         if outcome is None:
             return
@@ -147,12 +151,12 @@ class ResultsScreen(Screen[None]):
         )
 
     def can_play_again(self) -> bool:
-        """A player whose host closed the table has no table to go back to: joining that
-        address again would only find it gone."""
+        """A player whose host closed the table, or closes it after this game (a headless
+        host), has no table to go back to: joining that address again would only find it gone."""
         client = self.session.client
         if self._guest:  # their session is this table's: the door closes with it
             return False
-        return not (client.host_closed and self.session.host is None)
+        return not ((client.host_closed or client.last_game) and self.session.host is None)
 
     @property
     def _guest(self) -> bool:
