@@ -129,7 +129,9 @@ class Peer:
     name: str = ""
     chat_allowance: float = 0.0
     chat_checked: float = 0.0
-    refusals: int = 0
+    chat_refusals: int = 0
+    """Lines refused for coming too fast: past the limit, the speaker is disconnected (other
+    refusals, such as a stale move, never count towards it)."""
     closed: bool = False
     opened: float = 0.0
     tasks: list[asyncio.Task[Any]] = field(default_factory=list)
@@ -369,6 +371,7 @@ class TableHost:
             self.log(f"lost {peer.label}: {exc.__class__.__name__}")
         except Exception as exc:  # never let one peer take the host down
             self.log(f"dropped {peer.label} after an internal error: {exc!r}")
+            self._last_word(peer, ErrorCode.INTERNAL, "the host hit a bug; it goes on without you")
         finally:
             self._close(peer)
             self._forget(peer)
@@ -390,8 +393,9 @@ class TableHost:
             peer = self.peers[victim.number]
             self.log(f"dropped {peer.label}: it has not joined; its place is needed to make room")
             self._close(peer)
-            for task in peer.tasks:
-                task.cancel()
+            # Hung up now: its writer task may not have run yet, and the end of its reading
+            # (EOF, at once) forgets it as for any other connection that goes.
+            peer.writer.close()
 
     async def _read(self, peer: Peer, reader: asyncio.StreamReader) -> None:
         opened = time.monotonic()
@@ -404,13 +408,13 @@ class TableHost:
                 )
                 timeout = opened + limit - time.monotonic()
                 if timeout <= 0:
-                    raise Dropped("did not finish the handshake and join in time")
+                    raise self._too_slow(peer)
             else:
                 timeout = None
             try:
                 data = await asyncio.wait_for(reader.read(65536), timeout)
             except TimeoutError:
-                raise Dropped("did not finish the handshake and join in time") from None
+                raise self._too_slow(peer) from None
             peer.liveness.received(time.monotonic())
             salt = self._receive(peer, data)
             while salt is not None and not peer.closed:
@@ -418,6 +422,20 @@ class TableHost:
                 salt = self._receive(peer, None)
             if peer.closed:
                 return
+
+    def _too_slow(self, peer: Peer) -> Dropped:
+        why = "did not finish the handshake and join in time"
+        self._last_word(peer, ErrorCode.TIMEOUT, why)
+        return Dropped(why)
+
+    def _last_word(self, peer: Peer, code: ErrorCode, text: str) -> None:
+        """A fatal `error` for a peer the host is about to drop for a reason of its own (the
+        peer was too slow or silent, or the host hit a bug): plaintext during the handshake,
+        encrypted after it, so that its program can say why rather than guess from a close."""
+        if peer.closed:
+            return
+        with contextlib.suppress(ProtocolError):  # its connection failed: nothing can be said
+            self._enqueue(peer, peer.conn.refuse(code, text))
 
     def _receive(self, peer: Peer, data: bytes | None) -> bytes | None:
         """Feed `data` (None: go on with what is buffered) and act on every event; the salt
@@ -583,7 +601,9 @@ class TableHost:
                 if not peer.joined:
                     continue
                 if peer.liveness.dead(now):
-                    self.log(f"dropped {peer.label}: silent for {self.settings.ping_timeout:.0f} s")
+                    silent = f"silent for {self.settings.ping_timeout:.0f} s"
+                    self.log(f"dropped {peer.label}: {silent}")
+                    self._last_word(peer, ErrorCode.TIMEOUT, silent)
                     self._close(peer)
                     peer.writer.close()
                     continue
@@ -605,8 +625,6 @@ class TableHost:
         self._send(peer, Error(code.value, text[:500], fatal, detail or {}))
         if fatal:
             self._close(peer)
-            return
-        peer.refusals += 1
 
     def _dispatch(self, peer: Peer, message: Message) -> None:
         if not peer.joined:
@@ -735,8 +753,9 @@ class TableHost:
         )
         peer.chat_checked = now
         if peer.chat_allowance < 1:
-            if peer.refusals >= s.chat_abuse_limit:
+            if peer.chat_refusals >= s.chat_abuse_limit:
                 raise Dropped("flooded the chat")
+            peer.chat_refusals += 1
             self._refuse(peer, ErrorCode.REFUSED, "you are sending chat too fast; slow down")
             return
         peer.chat_allowance -= 1

@@ -132,7 +132,7 @@ class Error(Message):
     code: Annotated[str, Text(1, 64)]
     text: Annotated[str, Text(0, 500)]
     fatal: Annotated[bool, Bool()]
-    detail: Annotated[dict[str, Any], Data()]
+    detail: Annotated[dict[str, Any], Data(text=True)]
 
 
 # -- lobby ----------------------------------------------------------------------------------------
@@ -475,7 +475,7 @@ class TableNotice(Message):
     SENDER: ClassVar[Sender] = "host"
     PHASE: ClassVar[Phase] = "session"
     code: Annotated[str, Text(1, 64)]
-    args: Annotated[dict[str, Any], Data()]
+    args: Annotated[dict[str, Any], Data(text=True)]
 
 
 @dataclass(frozen=True, slots=True)

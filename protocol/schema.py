@@ -180,16 +180,39 @@ class Seq(Kind):
 
 @dataclasses.dataclass(frozen=True)
 class Data(Kind):
-    """A game's own plain map (an action, a view, an event, options): checked for shape only."""
+    """A game's own plain map (an action, a view, an event, options): checked for shape only.
+    With `text`, every string in it is checked as `Text` is: the map's words are printed as
+    they come (a notice's names and reasons, an error's detail), not drawn by a screen that
+    takes control characters out."""
+
+    text: bool = False
 
     def check(self, value: Any, where: str, fault: Fault, loading: bool) -> Any:
         if type(value) is not dict:
             raise _wrong(fault, where, "a map", value)
         # The contents are checked once for the whole message, by wire.pack or wire.unpack.
+        if self.text:
+            _check_strings(value, where, fault)
         return value
 
     def describe(self) -> str:
-        return "map of plain data (string keys)"
+        words = ", no control characters in its strings" if self.text else ""
+        return f"map of plain data (string keys){words}"
+
+
+_ANY_TEXT = Text(0, 2**32)
+
+
+def _check_strings(value: Any, where: str, fault: Fault) -> None:
+    if type(value) is str:
+        _ANY_TEXT.check(value, where, fault, True)
+    elif type(value) is dict:
+        for key, item in value.items():
+            _check_strings(key, where, fault)
+            _check_strings(item, f"{where}.{key}", fault)
+    elif type(value) is list or type(value) is tuple:
+        for item in value:
+            _check_strings(item, where, fault)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -309,7 +309,10 @@ async def _play_as_bot(
                 else:
                     err.write(f"{name}: seat {notice.seat + 1}\n")
                 if not notice.resumed:
-                    await client.set_ready(True)
+                    # The link may have dropped since: then the seat is taken again on the
+                    # way back, and ready then.
+                    with contextlib.suppress(ConnectionError):
+                        await client.set_ready(True)
             elif isinstance(notice, GameStarted):
                 if client.token is not None:
                     tokens.save(address, name, client.token, client.deal.to_data())

@@ -4,16 +4,20 @@ discovery of a real host process."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from netcards.table import Table
 from protocol.host import HostSettings, TableHost
 from protocol.identity import IdentityKey
+from protocol.messages import Action, Chat, Error, Join, Say, decode
+from protocol.wire import unpack
 from tests.network.processes import NETCARDS, free_udp_port, host
 
 
@@ -31,7 +35,10 @@ async def test_a_handshake_left_hanging_is_dropped_after_the_timeout() -> None:
     try:
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
         writer.write(b"\x00\x00")  # half a length prefix, then nothing
-        assert await asyncio.wait_for(reader.read(), 3) == b""  # the host hung up
+        said = await asyncio.wait_for(reader.read(), 3)  # all of it: the host hung up
+        refusal = decode(unpack(said[4:]))  # one plaintext frame: the handshake never was
+        assert isinstance(refusal, Error) and (refusal.code, refusal.fatal) == ("timeout", True)
+        assert len(said) == 4 + int.from_bytes(said[:4], "big")
         assert any("did not finish the handshake and join in time" in line for line in lines)
         writer.close()
     finally:
@@ -135,9 +142,105 @@ async def test_a_connection_that_never_joins_is_dropped_after_the_join_timeout()
     try:
         raw = await connect(port)
         await raw.handshake()  # keys agreed, then silence instead of a join
+        refusal = await raw.message(3)  # encrypted, as everything after the handshake
+        assert isinstance(refusal, Error) and (refusal.code, refusal.fatal) == ("timeout", True)
         assert await asyncio.wait_for(raw.reader.read(), 3) == b""
         assert any("did not finish the handshake and join in time" in line for line in lines)
         assert not server.peers
         raw.close()
     finally:
         await server.close()
+
+
+async def test_connections_shed_to_make_room_are_hung_up_at_once() -> None:
+    """One address may keep only so many connections waiting to join: those over go, and go
+    at once, even in a burst that arrives before the host has run anything for them (their
+    programs see the end, and the host keeps no socket for them)."""
+    lines: list[str] = []
+    server = quick_host(lines)
+    port = await server.start()
+    keep = server.settings.max_waiting_per_address
+    source = ("127.0.0.3", 0)
+    streams = await asyncio.gather(
+        *(asyncio.open_connection("127.0.0.1", port, local_addr=source) for _ in range(keep + 4))
+    )
+
+    async def hung_up(reader: asyncio.StreamReader) -> bool:
+        try:
+            return await asyncio.wait_for(reader.read(), 2) == b""
+        except TimeoutError:
+            return False
+
+    try:
+        ended = await asyncio.gather(*(hung_up(reader) for reader, _ in streams))
+        assert sum(ended) == 4, "those shed are closed, the others kept"
+        assert sum("to make room" in line for line in lines) == 4
+        assert len(server.peers) == keep
+    finally:
+        for _, writer in streams:
+            writer.close()
+        await server.close()
+
+
+async def test_a_joined_player_gone_silent_is_told_why_it_is_dropped() -> None:
+    from tests.network.raw import connect
+
+    lines: list[str] = []
+    server = quick_host(lines, ping_interval=0.1, ping_timeout=0.4)
+    port = await server.start()
+    try:
+        raw = await connect(port)
+        await raw.handshake()
+        await raw.send(Join("Ann", None, False))
+        await raw.message(3)
+        await asyncio.sleep(1.5)  # reads nothing, so answers no ping: silent
+        said = []
+        with contextlib.suppress(ConnectionError):
+            while True:
+                said.append(await raw.message(3))
+        refusal = said[-1]
+        assert isinstance(refusal, Error) and (refusal.code, refusal.fatal) == ("timeout", True)
+        assert any("silent for" in line for line in lines)
+        raw.close()
+    finally:
+        await server.close()
+
+
+async def test_only_chat_too_fast_counts_towards_the_chat_flood_limit() -> None:
+    """A spectator refused many moves (it has no seat) may still chat; chat too fast is
+    refused, without ending the connection, until the speaker keeps on past the limit."""
+    from tests.network.raw import connect
+
+    lines: list[str] = []
+    server = quick_host(lines, chat_abuse_limit=5, chat_burst=2, chat_per_second=0.001)
+    port = await server.start()
+    try:
+        raw = await connect(port)
+        await raw.handshake()
+        await raw.send(Join("Eve", None, True))
+        for _ in range(12):
+            await raw.send(Action(0, {"kind": "rest"}))
+        await raw.send(Say("hello"))
+        said = [await raw.message(3)]
+        while not isinstance(said[-1], Chat):  # the lobby, the refusals, then the line
+            said.append(await raw.message(3))
+        assert said[-1].text == "hello"
+        refusals = [m for m in said if isinstance(m, Error)]
+        assert len(refusals) == 12 and {m.code for m in refusals} == {"not_allowed"}
+        await raw.send(Say("again"))  # the burst is spent: too fast from now on
+        for n in range(5):
+            await raw.send(Say(f"flood {n}"))
+            refusal = await _next(raw, Error)
+            assert (refusal.code, refusal.fatal) == ("refused", False)
+        await raw.send(Say("one more"))
+        with pytest.raises(ConnectionError):
+            await _next(raw, Error)
+        assert any("flooded the chat" in line for line in lines)
+    finally:
+        await server.close()
+
+
+async def _next(raw: Any, kind: type[Error]) -> Error:
+    while not isinstance(message := await raw.message(3), kind):
+        pass
+    return message
