@@ -9,60 +9,14 @@ in cleartext.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from netcards.fairdeal import combine
-from netcards.registry import all_games, get_game
-from protocol.fanout import update_for
-from protocol.messages import decode
-from tests.leaks import Knowledge, unknown_cards
+from netcards.registry import all_games
 from tests.network.processes import Relay, bot, host, read_trace
+from tests.network.traces import check_trace
 
 GAMES = sorted(all_games())
-
-
-def check_trace(trace: list[dict[str, Any]]) -> int:
-    """Replay the revealed game and compare every update this client got with what its seat
-    may be told, and check that no card anywhere in it is one the seat may not know; returns
-    how many updates were checked."""
-    start = next(m for m in trace if m["type"] == "start")
-    audits = [m for m in trace if m["type"] == "audit"]
-    assert audits, "the client never got the audit"
-    seat = start["seat"]
-    game = get_game(start["game"])
-    config = game.make_config(start["players"], start["options"])
-    assert start["cards"] == game.cards(config), "the catalogue is the table's deck"
-    parts = {c["seat"]: bytes.fromhex(c["part"]) for c in start["contributions"]}
-    seed = combine(bytes.fromhex(audits[0]["host_part"]), parts)
-    actions = [(e["seat"], e["action"]) for a in audits for e in a["actions"]]
-    updates = {m["seq"]: m for m in trace if m["type"] == "update"}
-    state = game.setup(config, seed)
-    knowledge = Knowledge(game, state, [seat])
-    snapshot = next(m for m in trace if m["type"] == "snapshot")
-    if snapshot["seq"] == 0:
-        assert unknown_cards(game, snapshot, knowledge, seat) == []
-    checked = 0
-    for seq, (actor, data) in enumerate(actions, 1):
-        events = game.apply(state, actor, game.decode_action(data))
-        knowledge.step(state, events)
-        if seq not in updates:
-            continue
-        got = decode(updates[seq])
-        mine = update_for(game, state, events, seq, actor, seat)
-        assert got == decode(_plain(mine)), f"update {seq} differs from what seat {seat} may see"
-        shown = unknown_cards(game, updates[seq], knowledge, seat)
-        assert not shown, f"update {seq} shows cards seat {seat} may not know: {shown}"
-        checked += 1
-    return checked
-
-
-def _plain(message: Any) -> Any:
-    from protocol.messages import encode
-    from protocol.wire import pack, unpack
-
-    return unpack(pack(encode(message)))
 
 
 @pytest.mark.parametrize("game", GAMES)
