@@ -201,23 +201,36 @@ class Relay:
         self.listener.close()
 
 
-def flip_a_bit_in_frame(index: int) -> Callable[[bytes], bytes]:
-    """Bytes of one direction passed on whole, except one bit flipped in the last byte of
-    frame `index` (0 is the first frame): a frame damaged on the wire."""
+def tamper_with_frame(index: int, how: str = "flip") -> Callable[[bytes], bytes]:
+    """Bytes of one direction passed on frame by frame, whole, except frame `index` (0 is the
+    first frame): `flip` one bit of its last byte (damaged on the wire), `replay` it (sent
+    twice), `drop` it, or `swap` it with the next one (reordered)."""
     seen = bytearray()
     state = {"frame": 0, "at": 0}  # the frame that starts at offset `at` of `seen`
+    held: list[bytes] = []  # a frame kept back to be sent after the next one
 
     def change(data: bytes) -> bytes:
-        start = len(seen)
         seen.extend(data)
-        out = bytearray(data)
+        out = bytearray()
         while len(seen) >= state["at"] + 4:
             length = int.from_bytes(seen[state["at"] : state["at"] + 4], "big")
             end = state["at"] + 4 + length
             if len(seen) < end:
                 break
+            frame = bytearray(seen[state["at"] : end])
             if state["frame"] == index:
-                out[end - 1 - start] ^= 0x01
+                if how == "flip":
+                    frame[-1] ^= 0x01
+                elif how == "replay":
+                    out += frame
+                elif how == "drop":
+                    frame.clear()
+                elif how == "swap":
+                    held.append(bytes(frame))
+                    frame.clear()
+            out += frame
+            if held and state["frame"] == index + 1:
+                out += held.pop()
             state["frame"] += 1
             state["at"] = end
         return bytes(out)
