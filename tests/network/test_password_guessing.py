@@ -161,3 +161,31 @@ async def test_three_wrong_passwords_are_free_and_the_fourth_must_wait_a_second(
         assert (await guess(table_host.port, PASSWORD, "127.0.0.10"))[0] == "in"
     finally:
         await table_host.close()
+
+
+async def test_guesses_arriving_together_are_judged_one_after_the_other() -> None:
+    """Opening many connections at once buys no more guesses than opening them in turn: three
+    are judged, the others wait their turn and find the address must wait."""
+    table_host = await _host_in_process(PASSWORD)
+    try:
+        results = await asyncio.gather(
+            *(guess(table_host.port, f"nope-{n}", "127.0.0.11") for n in range(8))
+        )
+        assert Counter(r[0] for r in results) == {"wrong_password": 3, "throttled": 5}, results
+    finally:
+        await table_host.close()
+
+
+async def test_the_right_password_forgets_the_wrong_ones_before_it() -> None:
+    """A friend who mistyped three times, waited, then got it right starts afresh."""
+    table_host = await _host_in_process(PASSWORD)
+    port = table_host.port
+    try:
+        for n in range(3):
+            assert (await guess(port, f"typo-{n}", "127.0.0.12"))[0] == "wrong_password"
+        await asyncio.sleep(1.05)  # the one second the fourth attempt must wait
+        assert (await guess(port, PASSWORD, "127.0.0.12"))[0] == "in"
+        again = [(await guess(port, f"typo-{n}", "127.0.0.12"))[0] for n in range(3)]
+        assert again == ["wrong_password"] * 3, "three free guesses again, judged at once"
+    finally:
+        await table_host.close()
