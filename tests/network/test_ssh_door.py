@@ -13,6 +13,7 @@ from pathlib import Path
 import asyncssh
 import pytest
 
+from protocol.identity import ssh_blob_fingerprint
 from protocol.throttle import FailureThrottle
 from tests.network.door_support import authorized, client_key, connect, door_table, guest
 from ui.ssh_door import DoorSettings
@@ -231,3 +232,23 @@ async def test_many_connections_at_once_do_not_guess_faster_than_one(tmp_path: P
     first, *_, last = sorted(throttle.times)
     assert len(throttle.times) == 4
     assert last - first >= 0.1 + 0.2 + 0.4 - 0.05, "each guess waited for the one before"
+
+
+async def test_a_key_offered_but_not_proved_is_not_the_guests_identity(tmp_path: Path) -> None:
+    """Anyone can offer anyone's public key: Eve offers Ann's and signs with her own. The door
+    lets her in only as what she proved (here, nothing: a table with no password), never with
+    Ann's key, which names Ann's folder and gives back Ann's seat."""
+    from asyncssh.public_key import SSHLocalKeyPair
+
+    ann, eve = client_key(), client_key()
+    posing = SSHLocalKeyPair(eve, None, None, None)
+    posing.public_data = ann.public_data  # offered; every signature is still Eve's
+    async with door_table(tmp_path) as table:
+        conn = await connect(table, "ann", key=posing, password="x")  # type: ignore[arg-type]
+        said = await table.wait_logged("'ann' from 127.0.0.1 is in")
+        assert "is in (no password)" in said, said
+        conn.close()
+        real = await connect(table, "ann", key=ann)
+        said = await table.wait_logged("is in (key")
+        assert ssh_blob_fingerprint(ann.public_data) in said, "the real key does count"
+        real.close()
