@@ -36,14 +36,24 @@ def deal_problems(game: Game) -> list[str]:
     )
 
 
-@pytest.mark.parametrize(("title", "players"), TABLES, ids=[f"{t}-{n}" for t, n in TABLES])
-def test_an_outside_client_plays_a_whole_game(tmp_path: Path, title: str, players: int) -> None:
+WIDE = [(*TABLES[0], True)]
+"""One table again, every payload the outsider sends in msgpack's widest encoding."""
+
+
+@pytest.mark.parametrize(
+    ("title", "players", "wide"),
+    [(t, n, False) for t, n in TABLES] + WIDE,
+    ids=[f"{t}-{n}" for t, n in TABLES] + [f"{t}-{n}-wide" for t, n, _ in WIDE],
+)
+def test_an_outside_client_plays_a_whole_game(
+    tmp_path: Path, title: str, players: int, wide: bool
+) -> None:
     server, port, printed = host(
         tmp_path, "--game", title, "--players", str(players), "--bots", str(players - 1),
         "--port", "0",
     )  # fmt: skip
     try:
-        client = OutsideClient(port)
+        client = OutsideClient(port, wide=wide)
         game = join(client, "Outsider")
         assert fingerprint(client.identity) == printed
         play(client, game)
