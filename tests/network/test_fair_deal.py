@@ -242,9 +242,14 @@ async def test_a_player_who_keeps_its_part_cannot_hold_the_table_back(tmp_path: 
         assert isinstance(seated, Seated) and seated.seat is not None
         await silent.send(Ready(True))
         ann = bot(tmp_path, port, "Ann", "--level", "random")
-        await _next(silent, Commit)
+        first = await _next(silent, Commit)
+        assert isinstance(first, Commit) and seated.seat in first.seats
         await silent.send(Pledge(pledge(seated.seat, os.urandom(32))))  # and never a part
-        await _next(silent, Start, timeout=30)  # the deal was made again, without it
+        again = await _next(silent, Commit, timeout=30)  # the deal is made again...
+        assert isinstance(again, Commit) and again.commitment == first.commitment, "its part"
+        assert seated.seat not in again.seats, "...without the seat that kept its part"
+        assert set(again.seats) == set(first.seats) - {seated.seat}
+        await _next(silent, Start, timeout=30)
         silent.close()  # gone: a stand-in plays its seat
         await asyncio.to_thread(ann.wait)
     finally:
