@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import asyncio_dgram
 import msgpack
@@ -22,6 +23,10 @@ from tests.network.processes import free_udp_base
 
 INFO = TableInfo("Friday table", "via-gladiola", 4, 2, 47474, 1, "ABCD-EFGH")
 NONCE = b"12345678"
+
+
+def loop_time() -> float:
+    return asyncio.get_running_loop().time()
 
 
 async def test_discover_finds_a_host_on_loopback() -> None:
@@ -134,3 +139,26 @@ def test_a_reply_from_a_host_that_does_not_say_whether_it_has_a_password_is_kept
     assert decode_reply(msgpack.packb(older), NONCE) == INFO
     with pytest.raises(BadDatagram, match="pw"):
         decode_reply(msgpack.packb({**older, "pw": "yes"}), NONCE)
+
+
+async def test_a_flood_of_queries_gets_at_most_fifty_answers_a_second() -> None:
+    """docs/protocol.md: a host answers at most 50 queries a second, so a forged source
+    address cannot turn it into a flood aimed at someone else."""
+    responder = Responder(lambda: INFO)
+    port = await responder.start("127.0.0.1", 0)
+    asker = await asyncio_dgram.connect(("127.0.0.1", port))
+    answers = 0
+    try:
+        started = loop_time()
+        for _ in range(300):
+            await asker.send(encode_query(NONCE))
+        sent_in = loop_time() - started
+        with contextlib.suppress(TimeoutError):
+            while True:
+                await asyncio.wait_for(asker.recv(), 0.3)
+                answers += 1
+    finally:
+        asker.close()
+        await responder.close()
+    assert sent_in < 1, "the flood came within a second"
+    assert 40 <= answers <= 50 + 50 * sent_in, (answers, sent_in)
