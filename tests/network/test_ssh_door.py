@@ -7,6 +7,7 @@ renders, and they play with key presses only, as a person would.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from pathlib import Path
 
@@ -82,8 +83,35 @@ async def test_sftp_and_port_forwarding_are_refused(tmp_path: Path) -> None:
         with pytest.raises(asyncssh.ChannelListenError):
             await conn.start_server(lambda *_: True, "127.0.0.1", 0)
         assert table.logged("refused remote forwarding")
+        with pytest.raises(asyncssh.ChannelOpenError):
+            await conn.open_unix_connection(str(tmp_path / "socket"))
+        assert table.logged("refused socket forwarding")
+        with pytest.raises(asyncssh.ChannelListenError):
+            await conn.start_unix_server(lambda *_: True, str(tmp_path / "listening"))
         conn.close()
         await conn.wait_closed()
+
+
+async def test_one_table_session_per_connection(tmp_path: Path) -> None:
+    async with door_table(tmp_path, players=3) as table:
+        visitor = await guest(table, "ann", key=client_key())
+        await visitor.wait_for("Host fingerprint")
+        with pytest.raises(asyncssh.ChannelOpenError) as refused:
+            await visitor.conn.create_session(asyncssh.SSHClientSession, term_type="xterm")
+        assert "one table session per connection" in refused.value.reason
+        await visitor.close()
+
+
+async def test_a_connection_that_does_not_log_in_in_time_is_closed(tmp_path: Path) -> None:
+    async with door_table(tmp_path, door=DoorSettings(login_grace=0.5)) as table:
+        reader, writer = await asyncio.open_connection("127.0.0.1", table.port)
+        writer.write(b"SSH-2.0-Slowpoke\r\n")  # and nothing more
+        started = time.monotonic()
+        with contextlib.suppress(ConnectionError):
+            while await asyncio.wait_for(reader.read(65536), 5):
+                pass
+        assert time.monotonic() - started < 4, "closed after the login grace, not left open"
+        writer.close()
 
 
 async def test_a_wrong_password_is_refused_and_failures_are_throttled(tmp_path: Path) -> None:

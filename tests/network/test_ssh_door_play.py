@@ -262,3 +262,26 @@ async def test_a_host_that_dies_leaves_no_guest_app_behind(tmp_path: Path, sighu
         if pid:  # a guest's app that outlived the test would spin on its closed terminal
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(pid, signal.SIGKILL)
+
+
+async def test_a_guest_gone_silent_is_dropped_and_its_app_ended(tmp_path: Path) -> None:
+    """A guest whose machine went to sleep answers no keepalive: after four unanswered, the
+    door hangs up, and the app it ran for them ends (their seat waits for them as any)."""
+    settings = DoorSettings(keepalive=0.2, hang_up_grace=1.0)
+    async with door_table(tmp_path, door=settings) as table:
+        relay = Relay(table.port)
+        visitor = await guest(table, "ann", key=client_key(), port=relay.port)
+        await visitor.wait_for(r"ann \(you\)")
+        (session,) = table.door.sessions
+        assert session.process is not None
+        pid = session.process.pid
+        relay.freeze()
+        for _ in range(100):
+            if not table.door.sessions:
+                break
+            await asyncio.sleep(0.1)
+        assert not table.door.sessions, "the silent guest's session is over"
+        with pytest.raises(ProcessLookupError):
+            os.killpg(pid, 0)
+        assert table.logged(f"process {pid} of 'ann' ended")
+        relay.close()
