@@ -16,7 +16,14 @@ import asyncssh
 import pytest
 
 from netcards.games.via_gladiola.cards import deck_for, kind_of
-from tests.network.door_support import Guest, Terminal, client_key, door_table, guest
+from tests.network.door_support import (
+    DoorTable,
+    Guest,
+    Terminal,
+    client_key,
+    door_table,
+    guest,
+)
 from tests.network.processes import Relay
 from tests.sighup import SIGHUP_MODES, sighup_for_children
 from ui.ssh_door import DoorSettings
@@ -190,16 +197,21 @@ async def test_a_name_in_use_is_not_taken_over_without_a_key_but_the_same_key_ta
             await visitor.close()
 
 
+async def seated_through_a_relay(table: DoorTable) -> tuple[Relay, int]:
+    """Ann, seated through a relay the test can freeze; and the process of her app."""
+    relay = Relay(table.port)
+    visitor = await guest(table, "ann", key=client_key(), port=relay.port)
+    await visitor.wait_for(r"ann \(you\)")
+    (session,) = table.door.sessions
+    assert session.process is not None
+    return relay, session.process.pid
+
+
 async def test_closing_the_table_ends_every_guest_app_even_if_their_client_is_frozen(
     tmp_path: Path,
 ) -> None:
     async with door_table(tmp_path) as table:
-        relay = Relay(table.port)
-        visitor = await guest(table, "ann", key=client_key(), port=relay.port)
-        await visitor.wait_for(r"ann \(you\)")
-        (session,) = table.door.sessions
-        assert session.process is not None
-        pid = session.process.pid
+        relay, pid = await seated_through_a_relay(table)
         relay.freeze()
         await asyncio.wait_for(table.door.close(), 15)
         try:
@@ -269,12 +281,7 @@ async def test_a_guest_gone_silent_is_dropped_and_its_app_ended(tmp_path: Path) 
     door hangs up, and the app it ran for them ends (their seat waits for them as any)."""
     settings = DoorSettings(keepalive=0.2, hang_up_grace=1.0)
     async with door_table(tmp_path, door=settings) as table:
-        relay = Relay(table.port)
-        visitor = await guest(table, "ann", key=client_key(), port=relay.port)
-        await visitor.wait_for(r"ann \(you\)")
-        (session,) = table.door.sessions
-        assert session.process is not None
-        pid = session.process.pid
+        relay, pid = await seated_through_a_relay(table)
         relay.freeze()
         for _ in range(100):
             if not table.door.sessions:
