@@ -189,3 +189,35 @@ async def test_the_right_password_forgets_the_wrong_ones_before_it() -> None:
         assert again == ["wrong_password"] * 3, "three free guesses again, judged at once"
     finally:
         await table_host.close()
+
+
+async def test_the_documented_waits_a_minute_at_most_then_ten_minutes_refused(
+    precomputing: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/security.md's numbers with the default throttle, from outside: the wait doubles
+    up to a minute, and the twentieth wrong guess gets the address refused for ten minutes.
+    The host's clock is moved on between guesses instead of waiting for it."""
+    import types
+
+    import protocol.host
+
+    clock = [time.monotonic()]
+    monkeypatch.setattr(protocol.host, "time", types.SimpleNamespace(monotonic=lambda: clock[0]))
+    table_host = await _host_in_process(PASSWORD)
+    try:
+        failures, waits = 0, []
+        for _ in range(60):  # 20 judged, and a wait after each judged past the third
+            if waits and waits[-1] >= 600:
+                break
+            outcome, wait = await guess(table_host.port, f"nope-{failures}", "127.0.0.13")
+            if outcome == "throttled":  # not judged: what it says is how long to wait
+                waits.append(round(wait))
+                clock[0] += wait + 0.01
+            else:
+                assert outcome == "wrong_password"
+                failures += 1
+        assert failures == 20
+        assert waits == [1, 2, 4, 8, 16, 32] + [60] * 11 + [600], waits
+        assert (await guess(table_host.port, PASSWORD, "127.0.0.13"))[0] == "in", "then let in"
+    finally:
+        await table_host.close()
