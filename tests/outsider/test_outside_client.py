@@ -5,9 +5,11 @@ document's algorithm. With a turn clock, its late move is refused and never appl
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 from typing import Any
 
+import msgpack
 import pytest
 
 from tests.network.processes import host
@@ -143,3 +145,25 @@ def test_a_newcomer_gets_the_chat_said_before_it_came_marked_earlier(tmp_path: P
             client.close()
     finally:
         server.kill()
+
+
+def test_a_client_of_another_version_is_told_both_versions_before_anything_else(
+    tmp_path: Path,
+) -> None:
+    """Section 3, step 2: the version is checked before the rest of the hello, so a client of
+    a later version, whose hello has fields this host does not know, still learns why."""
+    server, port, _ = host(tmp_path, "--game", "via-gladiola", "--players", "2", "--port", "0")
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            hello = msgpack.packb({"type": "client_hello", "version": 4, "hello_v4": [1, 2]})
+            sock.sendall(len(hello).to_bytes(4, "big") + hello)
+            answer = b""
+            while chunk := sock.recv(65536):
+                answer += chunk
+    finally:
+        server.kill()
+    length = int.from_bytes(answer[:4], "big")
+    assert len(answer) == 4 + length, "one frame, then the host closed the connection"
+    error = msgpack.unpackb(answer[4:])
+    assert error["type"] == "error" and error["code"] == "version_mismatch" and error["fatal"]
+    assert error["detail"] == {"host_version": 3, "client_version": 4}
