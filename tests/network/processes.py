@@ -64,9 +64,11 @@ def spawn(folder: Path, name: str, *args: str, env: dict[str, str] | None = None
     return Proc(name, popen, out, err)
 
 
-def host(folder: Path, *args: str, name: str = "host") -> tuple[Proc, int, str]:
+def host(
+    folder: Path, *args: str, name: str = "host", env: dict[str, str] | None = None
+) -> tuple[Proc, int, str]:
     """Start `netcards host --headless`; returns it once it listens, with its port and fingerprint."""
-    proc = spawn(folder, name, "host", "--headless", "--discovery-port", "0", *args)
+    proc = spawn(folder, name, "host", "--headless", "--discovery-port", "0", *args, env=env)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         match = LISTENING.search(proc.stdout())
@@ -79,8 +81,18 @@ def host(folder: Path, *args: str, name: str = "host") -> tuple[Proc, int, str]:
     raise AssertionError(f"the host did not start:\n{proc.stdout()}\n{proc.stderr()}")
 
 
-def bot(folder: Path, port: int, name: str, *args: str) -> Proc:
-    return spawn(folder, name, "bot", f"127.0.0.1:{port}", "--name", name, *args)
+def bot(folder: Path, port: int, name: str, *args: str, env: dict[str, str] | None = None) -> Proc:
+    return spawn(folder, name, "bot", f"127.0.0.1:{port}", "--name", name, *args, env=env)
+
+
+def own_dirs(folder: Path) -> dict[str, str]:
+    """The environment of a program of another user (or another computer): config and data
+    folders of its own under `folder`, so its own identity key, pins and seat tokens."""
+    return {
+        **os.environ,
+        "NETCARDS_CONFIG_DIR": str(folder / "config"),
+        "NETCARDS_DATA_DIR": str(folder / "data"),
+    }
 
 
 def wait_for(predicate: Any, timeout: float = 60, what: str = "a condition") -> None:
@@ -135,15 +147,18 @@ def free_udp_base(span: int = 8) -> int:
 
 class Relay:
     """A loopback TCP relay between players and the host, both ways, keeping every byte that
-    passes (what anyone on the network between them would see). `tamper(connection, upstream)`
-    may return a function that changes the bytes of one direction of one connection (numbered
-    from 0 in the order they came; `upstream` is player to host) before they pass on. It can
-    also `freeze`: then nothing passes either way, as when a player's machine goes to sleep."""
+    passes (what anyone on the network between them would see); it listens on `port` (0: any
+    free one). `tamper(connection, upstream)` may return a function that changes the bytes of
+    one direction of one connection (numbered from 0 in the order they came; `upstream` is
+    player to host) before they pass on. It can also `freeze`: then nothing passes either way,
+    as when a player's machine goes to sleep."""
 
     def __init__(
         self,
         target_port: int,
         tamper: Callable[[int, bool], Callable[[bytes], bytes] | None] | None = None,
+        *,
+        port: int = 0,
     ) -> None:
         import threading
 
@@ -151,9 +166,11 @@ class Relay:
         self.thawed.set()
         self.target = target_port
         self.tamper = tamper
-        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.listener = socket.create_server(("127.0.0.1", port))
         self.port = int(self.listener.getsockname()[1])
         self.captured = bytearray()
+        self.flows: dict[tuple[int, bool], bytearray] = {}
+        """What passed on each connection one way: `flows[connection, upstream]`."""
         self.lock = threading.Lock()
         self.threads: list[threading.Thread] = []
         self.running = True
@@ -173,18 +190,24 @@ class Relay:
             number, self.connections = self.connections, self.connections + 1
             for a, b, up in ((client, upstream, True), (upstream, client, False)):
                 change = self.tamper(number, up) if self.tamper else None
-                t = threading.Thread(target=self._pipe, args=(a, b, change), daemon=True)
+                flow = self.flows.setdefault((number, up), bytearray())
+                t = threading.Thread(target=self._pipe, args=(a, b, change, flow), daemon=True)
                 t.start()
                 self.threads.append(t)
 
     def _pipe(
-        self, src: socket.socket, dst: socket.socket, change: Callable[[bytes], bytes] | None
+        self,
+        src: socket.socket,
+        dst: socket.socket,
+        change: Callable[[bytes], bytes] | None,
+        flow: bytearray,
     ) -> None:
         try:
             while data := src.recv(65536):
                 self.thawed.wait()
                 with self.lock:
                     self.captured += data
+                    flow += data
                 dst.sendall(change(data) if change else data)
         except OSError:
             pass

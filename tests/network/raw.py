@@ -76,16 +76,24 @@ class Raw:
 
     def host_hello(self) -> HostHello:
         """The host's plaintext hello, read back from the captured bytes."""
-        reader = FrameReader()
-        reader.feed(bytes(self.received))
-        body = reader.next_body()
-        assert body is not None, "no frame from the host yet"
-        hello = decode(unpack(body))
+        bodies = frame_bodies(bytes(self.received))
+        assert bodies, "no frame from the host yet"
+        hello = decode(unpack(bodies[0]))
         assert isinstance(hello, HostHello), hello
         return hello
 
     def close(self) -> None:
         self.writer.close()
+
+
+def frame_bodies(data: bytes) -> list[bytes]:
+    """The bodies of the whole frames in `data` (bytes captured off the wire), in order."""
+    reader = FrameReader()
+    reader.feed(data)
+    bodies = []
+    while (body := reader.next_body()) is not None:
+        bodies.append(body)
+    return bodies
 
 
 async def connect(

@@ -1,6 +1,7 @@
 """Online password guessing, against a real host process: slowed down per address, and no use
 precomputing keys. The attacker here is as strong as it gets: it precomputes the key of every
-guess for every salt it has seen, so a guess costs it no scrypt unless the salt is fresh."""
+guess for every salt it has seen, so a guess costs it no scrypt unless the salt is fresh. What
+crosses the wire gives nobody a way to guess offline: the password never travels."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import asyncio
 import functools
 import os
 import time
+import unicodedata
 from collections import Counter
 from pathlib import Path
 
@@ -18,10 +20,11 @@ from protocol.crypto import stretch_password
 from protocol.errors import PeerError, WrongPassword
 from protocol.host import TableHost
 from protocol.identity import IdentityKey
-from protocol.messages import Join, Seated
+from protocol.messages import Error, HostAuth, HostHello, Join, Seated, decode
 from protocol.throttle import FailureThrottle
-from tests.network.processes import host
-from tests.network.raw import connect
+from protocol.wire import unpack
+from tests.network.processes import Relay, bot, host
+from tests.network.raw import connect, frame_bodies
 
 PASSWORD = "tulip"
 
@@ -221,3 +224,45 @@ async def test_the_documented_waits_a_minute_at_most_then_ten_minutes_refused(
         assert (await guess(table_host.port, PASSWORD, "127.0.0.13"))[0] == "in", "then let in"
     finally:
         await table_host.close()
+
+
+async def test_the_password_never_travels_and_a_wrong_guess_gets_nothing_to_test_offline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Behind a relay that keeps every byte, a player who knows the password plays a whole game
+    and a guesser tries a wrong one. Neither the password nor its stretched key for any salt
+    crosses the wire; the guesser is sent the host's hello, its signature and a plaintext
+    refusal, and no frame encrypted under a key from the password to try guesses against."""
+    secret = "Glockenblüme-Ärger-7193"  # its NFC and NFD spellings differ
+    monkeypatch.setenv("NETCARDS_PASSWORD", secret)
+    server, port, _ = host(
+        tmp_path, "--game", "via-gladiola", "--players", "2", "--bots", "1", "--port", "0",
+        "--bind", "127.0.0.1",
+    )  # fmt: skip
+    relay = Relay(port)
+    try:
+        guesser = await connect(relay.port, password="Glockenblume")
+        with pytest.raises(WrongPassword):
+            await guesser.handshake()
+        await asyncio.wait_for(guesser.reader.read(), 5)  # to the host's close: all is captured
+        guesser.close()
+        ann = bot(tmp_path, relay.port, "Ann")  # NETCARDS_PASSWORD, like the host
+        assert await asyncio.to_thread(ann.wait) == 0, ann.stderr()
+        assert await asyncio.to_thread(server.wait) == 0, server.stderr()
+    finally:
+        server.kill()
+        relay.close()
+    assert relay.connections == 2, "the guess, then Ann's one connection"
+    wire = bytes(relay.captured)
+    for form in ("NFC", "NFD"):
+        assert unicodedata.normalize(form, secret).encode() not in wire
+    for connection in range(relay.connections):
+        hello = decode(unpack(frame_bodies(bytes(relay.flows[connection, False]))[0]))
+        assert isinstance(hello, HostHello) and hello.password_salt is not None
+        assert stretch_password(secret, hello.password_salt) not in wire
+    told = bytes(relay.flows[0, False])
+    bodies = frame_bodies(told)
+    assert sum(4 + len(body) for body in bodies) == len(told), "whole frames, nothing else"
+    said = [decode(unpack(body)) for body in bodies]  # each one plaintext
+    assert [type(message) for message in said] == [HostHello, HostAuth, Error], said
+    assert isinstance(said[2], Error) and (said[2].code, said[2].fatal) == ("wrong_password", True)

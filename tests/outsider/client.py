@@ -176,12 +176,17 @@ class OutsideClient:
     # -- encrypted messages (sections 4 and 6) ----------------------------------------------------
 
     def send(self, kind: str, **fields: Any) -> None:
+        self.send_payload(self._pack({"type": kind, **fields}))
+
+    def send_payload(self, payload: bytes) -> bytes:
+        """Seal any bytes as the next frame's plaintext, even bytes that are no message; returns
+        the frame sent."""
         assert self._send_key is not None
-        payload = self._pack({"type": kind, **fields})
         prefix = (len(payload) + 16).to_bytes(4, "big")
         body = self._send_key.encrypt(nonce(self._sent), payload, prefix)
         self._sent += 1
         self.sock.sendall(prefix + body)
+        return prefix + body
 
     def receive(self, timeout: float = 30) -> dict[str, Any]:
         """The next message from the host; pings are answered here and not returned."""

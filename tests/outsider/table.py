@@ -68,6 +68,7 @@ class Game:
     """Everything the host told one seat about one game."""
 
     seat: int = -1
+    token: bytes = b""
     commit: bytes = b""
     my_part: bytes = b""
     pledges: dict[int, bytes] = field(default_factory=dict)
@@ -83,8 +84,8 @@ class Game:
         return [entry for chunk in self.audit for entry in chunk["actions"]]
 
 
-def join(client: OutsideClient, name: str) -> Game:
-    """Handshake, `join`, and answer `seated` with `ready`."""
+def join(client: OutsideClient, name: str, *, ready: bool = True) -> Game:
+    """Handshake, `join`, and answer `seated` with `ready` (unless told not to)."""
     client.handshake()
     client.send("join", name=name, resume=None, spectator=False)
     game = Game()
@@ -93,10 +94,48 @@ def join(client: OutsideClient, name: str) -> Game:
         if message["type"] == "seated":
             assert message["seat"] is not None and message["token"] is not None
             game.seat = message["seat"]
-            client.send("ready", ready=True)
+            game.token = message["token"]
+            if ready:
+                client.send("ready", ready=True)
         elif message["type"] == "error":
             raise AssertionError(f"refused: {message}")
     return game
+
+
+def knock(
+    port: int, name: str, *, spectator: bool = False, resume: bytes | None = None
+) -> OutsideClient:
+    """A new connection to the table at `port`, its handshake done and its `join` sent; the
+    answer is left to read."""
+    client = OutsideClient(port)
+    client.handshake()
+    client.send("join", name=name, resume=resume, spectator=spectator)
+    return client
+
+
+def settle(client: OutsideClient, nonce: int = 4242) -> list[dict[str, Any]]:
+    """Everything the host sends `client` before its `pong` to a `ping` sent now. The host
+    answers each connection in order, so this is all it had to tell it about whatever it had
+    done before it read the ping (another connection's message included, once answered)."""
+    client.send("ping", nonce=nonce)
+    seen = []
+    while (message := client.receive(timeout=5)) != {"type": "pong", "nonce": nonce}:
+        seen.append(message)
+    return seen
+
+
+def last_word(client: OutsideClient) -> dict[str, Any]:
+    """The host's `error` that ends the connection (messages before it are skipped): it must
+    be followed by the end of the stream."""
+    while (message := client.receive(timeout=5))["type"] != "error":
+        pass
+    try:
+        after = client.receive(timeout=5)
+    except ConnectionError:
+        return message
+    except TimeoutError:
+        raise AssertionError(f"the host kept the connection open after {message}") from None
+    raise AssertionError(f"the host went on after {message}: {after}")
 
 
 def on_deal(client: OutsideClient, game: Game, message: dict[str, Any]) -> None:
@@ -118,6 +157,16 @@ def on_deal(client: OutsideClient, game: Game, message: dict[str, Any]) -> None:
         assert message["seat"] == game.seat
         assert message["commitment"] == game.commit
         assert [c["id"] for c in message["cards"]] == list(range(len(message["cards"])))
+
+
+def until_snapshot(client: OutsideClient, game: Game | None = None) -> dict[str, Any]:
+    """Through the deal (`game`: the seat's, to take part in it) or the catch-up of one who
+    joins later, to the `snapshot`."""
+    while (message := client.receive(timeout=10))["type"] != "snapshot":
+        assert message["type"] != "error", message
+        if game is not None:
+            on_deal(client, game, message)
+    return message
 
 
 def play(client: OutsideClient, game: Game, choose: Choose | None = None) -> Game:
