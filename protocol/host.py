@@ -629,7 +629,10 @@ class TableHost:
     def _dispatch(self, peer: Peer, message: Message) -> None:
         if not peer.joined:
             if not isinstance(message, Join):
-                raise Dropped(f"sent '{message.TYPE}' before joining")
+                self.log(f"dropped {peer.label}: it sent '{message.TYPE}' before joining")
+                why = f"'{message.TYPE}' before 'join': join the table first"
+                self._refuse(peer, ErrorCode.UNEXPECTED_MESSAGE, why, fatal=True)
+                return
             self._join(peer, message)
             return
         if isinstance(message, Join):

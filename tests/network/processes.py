@@ -67,8 +67,10 @@ def spawn(folder: Path, name: str, *args: str, env: dict[str, str] | None = None
 def host(
     folder: Path, *args: str, name: str = "host", env: dict[str, str] | None = None
 ) -> tuple[Proc, int, str]:
-    """Start `netcards host --headless`; returns it once it listens, with its port and fingerprint."""
-    proc = spawn(folder, name, "host", "--headless", "--discovery-port", "0", *args, env=env)
+    """Start `netcards host --headless`; returns it once it listens, with its port and fingerprint.
+    It listens on loopback only, unless `args` say where."""
+    bind = () if "--bind" in args else ("--bind", "127.0.0.1")
+    proc = spawn(folder, name, "host", "--headless", "--discovery-port", "0", *bind, *args, env=env)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         match = LISTENING.search(proc.stdout())

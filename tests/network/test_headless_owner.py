@@ -7,6 +7,7 @@ import asyncio
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from protocol.client import HostRefused, Notice, TableClient
 from protocol.known_hosts import KnownHosts
@@ -68,12 +69,14 @@ def test_a_change_of_options_keeps_the_deck_and_a_bot_player_readies_again(
         "--deck", str(deck),
     )  # fmt: skip
 
+    robo: list[Any] = []  # the bot's process, killed at the end: it would wait for its host
+
     async def play() -> None:
         ann = TableClient(f"127.0.0.1:{port}", "Ann", KnownHosts(tmp_path / "hosts"))
         runner = asyncio.create_task(ann.run())
         try:
             await until(ann, lambda _: ann.lobby is not None and ann.owner)
-            robo = bot(tmp_path, port, "Robo", "--level", "random")
+            robo.append(bot(tmp_path, port, "Robo", "--level", "random"))
             await until(ann, lambda _: ann.lobby is not None and ann.lobby.seats[1].ready)
             await ann.set_options("via-gladiola", 4, {"variant_last_card": True})
             await until(ann, lambda n: isinstance(n, SeatTaken))
@@ -85,7 +88,7 @@ def test_a_change_of_options_keeps_the_deck_and_a_bot_player_readies_again(
             await until(ann, lambda _: ann.game is not None)
             assert ann.config is not None and ann.config.options["variant_last_card"] is True
             assert ann.config.options.get("deck") == custom, "the host's deck was kept"
-            wait_for(lambda: robo.popen.poll() is not None or "seat 2" in robo.stderr(), 10)
+            wait_for(lambda: robo[0].popen.poll() is not None or "seat 2" in robo[0].stderr(), 10)
         finally:
             runner.cancel()
 
@@ -93,6 +96,8 @@ def test_a_change_of_options_keeps_the_deck_and_a_bot_player_readies_again(
         asyncio.run(play())
     finally:
         server.kill()
+        for proc in robo:
+            proc.kill()
 
 
 async def test_a_smaller_table_says_which_bots_left_and_everyone_hears_the_change(

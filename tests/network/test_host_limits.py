@@ -244,3 +244,23 @@ async def _next(raw: Any, kind: type[Error]) -> Error:
     while not isinstance(message := await raw.message(3), kind):
         pass
     return message
+
+
+async def test_a_message_before_join_is_refused_with_the_reason_then_the_close() -> None:
+    from tests.network.raw import connect
+
+    lines: list[str] = []
+    server = quick_host(lines)
+    port = await server.start()
+    try:
+        raw = await connect(port)
+        await raw.handshake()
+        await raw.send(Say("hello?"))
+        refusal = await raw.message(3)
+        assert isinstance(refusal, Error), refusal
+        assert (refusal.code, refusal.fatal) == ("unexpected_message", True)
+        assert await asyncio.wait_for(raw.reader.read(), 3) == b""
+        assert any("sent 'say' before joining" in line for line in lines)
+        raw.close()
+    finally:
+        await server.close()
