@@ -44,7 +44,7 @@ def test_openssh_joins_pins_the_tables_key_and_a_killed_ssh_leaves_no_process(
     try:
         wait_for(lambda: SSH_LINE.search(server.stdout()), 20, "the door's line")
         found = SSH_LINE.search(server.stdout())
-        assert found is not None and found.group(1) == "0.0.0.0"
+        assert found is not None and found.group(1) == "127.0.0.1", "where the table listens"
         ssh_port, printed = found.group(2), found.group(3)
         command = (
             f"exec env LANG=nl_NL.UTF-8 TERM=xterm-256color ssh -F /dev/null "
