@@ -3,6 +3,7 @@ screen may show, and the log's words for every kind of event."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 from collections.abc import Sequence
@@ -25,10 +26,12 @@ from netcards.games.velonimo.actions import (
 )
 from netcards.games.velonimo.cards import ALL_CARDS, VALUE
 from netcards.games.velonimo.state import VelonimoState
+from protocol.client import ViewChanged
 from tests.games.velonimo_helpers import PASS, H, P, R, make_state, run
-from tests.ui.pilots import seeded, start_practice, wait_for_turn, wait_until
+from tests.ui.pilots import burst, seeded, start_practice, wait_for_turn, wait_until
 from ui.app import make_app
 from ui.games.velonimo import VelonimoScreen, card_word, play_value, short_code
+from ui.session import SessionNotice
 from ui.user_settings import UserSettings
 from ui.widgets.hand import Hand
 
@@ -237,6 +240,32 @@ class FakeClient:
 
 
 @dataclass
+class HostedClient(FakeClient):
+    """A FakeClient whose moves a make-believe host applies a moment later, as the real one
+    does: until then the move is on its way and the seat is not asked again."""
+
+    state: Any = None
+    screen: Any = None
+    awaiting: bool = False
+
+    @property
+    def my_turn(self) -> bool:
+        return self.seat in self.to_act and not self.awaiting
+
+    async def act(self, action: Any) -> None:
+        self.sent.append(action)
+        asyncio.get_running_loop().call_later(0.05, self.apply, action)
+
+    def apply(self, action: Any) -> None:
+        events = [e.for_seat(self.seat) for e in GAME.apply(self.state, self.seat, action)]
+        self.view = GAME.view(self.state, self.seat)
+        self.to_act = GAME.to_act(self.state)
+        self.log.extend(events)
+        self.awaiting = False
+        self.screen.post_message(SessionNotice(ViewChanged(tuple(events))))
+
+
+@dataclass
 class FakeSession:
     client: FakeClient
 
@@ -318,6 +347,34 @@ async def test_the_victim_choice_is_made_with_a_digit_and_the_exchange_with_ente
         await pilot.press("3")
         await pilot.pause()
         assert client.sent == [ChooseVictim(2)]
+
+
+async def test_two_cards_given_back_in_one_burst_are_given_from_the_hand_as_it_is() -> None:
+    """enter, enter: the second enter waits for the host's answer to the first, then gives
+    the card under the cursor of the hand that answer left, not the card just given."""
+    state = make_state(
+        [
+            [R("blue", 1), R("orange", 1), R("purple", 7)],
+            [R("red", 6), R("green", 7)],
+            [R("yellow", 3), R("yellow", 4), H(45)],
+        ]
+    )
+    run(state, (0, P(R("blue", 1), R("orange", 1))), (0, ChooseVictim(2)))
+    assert state.phase == "give_back"
+    client = HostedClient(**vars(seat_client(state, 0)), state=state)
+    app = new_app(1)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = VelonimoScreen(FakeSession(client))  # type: ignore[arg-type]
+        client.screen = screen
+        await app.push_screen(screen)
+        await pilot.pause()
+        assert "2 more to give back" in screen_text(app)
+        await burst(pilot, "home", "enter", "enter")
+        await wait_until(pilot, lambda: len(client.sent) == 2 and not client.awaiting)
+        assert "cannot give" not in screen.message, screen.message
+    given = [a.card for a in client.sent]
+    assert all(isinstance(a, GiveBack) for a in client.sent) and len(set(given)) == 2
+    assert state.phase != "give_back" and not set(given) & set(state.hands[0])
 
 
 async def test_the_duel_reward_goes_where_a_digit_says() -> None:

@@ -130,7 +130,9 @@ class GameScreen(Screen[None]):
         self.said_for: list[Action] = []
         """The legal moves when the message was said (it stays while they are the same)."""
         self.holds_keys: asyncio.Future[None] | None = None
-        """The hint being thought out: the keys typed after h wait for it (see `ui.keys`)."""
+        """What the keys typed next wait for (see `ui.keys`): the hint being thought out, or
+        the host's answer to our move."""
+        self.move_answered: asyncio.Future[None] | None = None
         self.last_hint: tuple[tuple[int, tuple[Action, ...]], Analysis] | None = None
         """The hint of the decision being played, by its move number and legal moves: asked
         again, it says the same, instead of a second search that may weigh a close call the
@@ -394,6 +396,7 @@ class GameScreen(Screen[None]):
 
     def on_session_notice(self, message: SessionNotice) -> None:
         notice = message.notice
+        self.answered()
         if isinstance(notice, ViewChanged):
             self.log_new_events()
             if self.legal() != self.said_for:
@@ -431,12 +434,22 @@ class GameScreen(Screen[None]):
 
     def send_soon(self, action: Action) -> None:
         """Send a move chosen by a key. The move is on its way at once (the client's
-        `awaiting`, which the host's answer or refusal clears), so the keys that follow in
-        the same burst see the turn played (a second enter does not send another card),
-        although the sending itself runs after the key's handler."""
+        `awaiting`, which the host's answer or refusal clears), and the keys that follow in
+        the same burst wait for that answer (`ui.keys`, as for the hint): each then acts on
+        what the move did, as for a person who waited. A second enter after the turn is
+        played sends nothing; a second card to give back is given from the hand as it is
+        after the first."""
         self.client.awaiting = True
         self.message = ""
+        self.move_answered = self.holds_keys = asyncio.get_running_loop().create_future()
         self.run_worker(self.send(action), group="move")
+
+    def answered(self) -> None:
+        """The host has answered our move (or the link that would bring it is down): the
+        keys held behind it go on."""
+        held = self.move_answered
+        if held is not None and not held.done() and not self.client.awaiting:
+            held.set_result(None)
 
     def sum_up(self, events: Any) -> None:
         """A deal ended (and the game goes on): say who scored what before the next one."""
@@ -457,6 +470,7 @@ class GameScreen(Screen[None]):
             await self.client.act(action)
         except ConnectionError:  # (the client is no longer awaiting an answer)
             self.say(_(NOT_SENT))
+            self.answered()
 
     def legal(self) -> list[Action]:
         return self.client.legal_actions() if self.my_turn else []
