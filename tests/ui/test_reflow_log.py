@@ -69,3 +69,30 @@ async def test_the_game_log_and_chat_fit_a_wider_and_a_narrower_terminal() -> No
         for log in (game_log, chat):
             assert max(widths(log)) <= log.scrollable_content_region.width
         assert len(chat.lines) > 2  # the long line folds in the narrow column
+
+
+class HiddenLog(App[None]):
+    def compose(self) -> ComposeResult:
+        log = ReflowLog(wrap=True, markup=True, min_width=10, id="log")
+        log.display = False  # as the game's, in a window too small for the table
+        yield log
+
+
+async def test_lines_written_before_the_log_had_a_width_are_shown_once() -> None:
+    """A game begun in a window too small for its table: the log, hidden, has no width yet, so
+    RichLog keeps its lines back and writes them once it has one. Each line once, however
+    often the log is wrapped again after."""
+    app = HiddenLog()
+    async with app.run_test(size=(40, 12)) as pilot:
+        log = app.query_one(ReflowLog)
+        for n in range(3):
+            log.write(f"line {n}")
+        await pilot.pause()
+        log.display = True
+        await pilot.pause()
+        log.reflow()
+        await pilot.resize_terminal(60, 12)
+        await pilot.pause()
+        log.write("line 3")
+        await pilot.pause()
+        assert [s.text.strip() for s in log.lines] == [f"line {n}" for n in range(4)]

@@ -19,10 +19,18 @@ class ReflowLog(RichLog):
         super().__init__(*args, **kwargs)
         self._written: list[str] = []
         self._wrapped_at = 0  # the width the lines were last wrapped at
+        self._deferred = 0
+        """Lines written before the log had a width: RichLog keeps them back and writes them
+        again, through `write`, once it has one. They are kept here already."""
 
     def write(self, content: Any, *args: Any, **kwargs: Any) -> Self:
         if not isinstance(content, str):
             raise TypeError("a ReflowLog keeps text (markup) only, to wrap it again")
+        if not self._size_known:
+            self._deferred += 1
+        elif self._deferred:  # RichLog writing out what it kept back: kept here already
+            self._deferred -= 1
+            return super().write(content, *args, **kwargs)
         self._written.append(content)
         if self.max_lines is not None and len(self._written) > self.max_lines:
             del self._written[: -self.max_lines]
@@ -30,6 +38,7 @@ class ReflowLog(RichLog):
 
     def clear(self) -> Self:
         self._written.clear()
+        self._deferred = 0  # RichLog forgets what it kept back too
         return super().clear()
 
     def on_resize(self, event: Resize) -> None:
@@ -52,6 +61,7 @@ class ReflowLog(RichLog):
         self._wrapped_at = width
         at_end = self.is_vertical_scroll_end
         super().clear()  # RichLog's: what was written stays in `_written`
+        self._deferred = 0
         for line in self._written:
             super().write(line, scroll_end=False)
         if at_end:
