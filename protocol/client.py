@@ -176,7 +176,8 @@ class Failed:
     `untrusted` (the user did not trust the host's key), `unknown_host` (the name resolves to
     no machine), `no_listener` (nobody listens there), `no_answer` and `unreachable` (a first
     connection that never reached a table), `not_a_table` (something answered there, but not a
-    netcards host), `lost` (a table lost for too long). The client's
+    netcards host), `lost` (a table lost for too long), `table_over` (a `table_full` whose
+    detail says the table's game is over and it is not open for another yet). The client's
     own codes are never the protocol's (the host's `refused` and `timeout` are its answers).
     """
 
@@ -605,7 +606,10 @@ class TableClient:
             if message.fatal and message.code in STREAM_ERRORS:  # damaged on the way: again
                 raise ConnectionError(f"the host dropped us: {message.text} [{message.code}]")
             if message.fatal:
-                raise Fatal(f"the host refused: {message.text}", message.code)
+                over = message.code == ErrorCode.TABLE_FULL and message.detail.get("over") is True
+                raise Fatal(
+                    f"the host refused: {message.text}", "table_over" if over else message.code
+                )
         elif isinstance(message, Result):
             try:
                 self.outcome = Outcome.from_data(message.outcome)

@@ -710,6 +710,10 @@ class TableHost:
             self._sync_clock()
             return
         token = self.random_bytes(32)
+        if table.phase == "over":  # say so: a player may be back for the next game too soon
+            why = "the game at this table is over, and it is not open for another yet"
+            self._refuse(peer, ErrorCode.TABLE_FULL, why, fatal=True, detail={"over": True})
+            return
         try:
             seat = table.claim_seat(join.name, token.hex())
         except LobbyError as exc:  # full, or its game has begun: no seat for a newcomer

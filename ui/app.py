@@ -518,6 +518,8 @@ class NetcardsApp(App[None]):
                 plan = self.last_plan = plan_as_left(plan, lobby)
             self.open_table(plan)
         elif isinstance(plan, JoinPlan):
+            # The seat it names is in the game just over: the next game gives a new one.
+            SeatTokens(data_dir() / "seats").forget(plan.address, plan.name or self.settings.name)
             self.back_to_menu()
             # The same table, as the same person: only `enter` is left to press.
             self.push_screen(

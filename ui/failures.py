@@ -84,6 +84,14 @@ def explain(failed: Failed, address: str, *, refused_deal: bool = False) -> Expl
         return Explained(_("This table has a password: type it to join."), "password")
     if code == "untrusted":
         return Explained(_("You did not trust the host's key, so you did not join."), "address")
+    if code == "table_over":
+        return Explained(
+            _(
+                "The game at {address} is over, and its host has not opened the table for "
+                "another yet: press enter again once they have (they choose Play again)."
+            ).format(address=address),
+            "address",
+        )
     if code == "table_full":
         return Explained(
             _(

@@ -18,6 +18,7 @@ import pytest
 
 from netcards.table import Table
 from protocol.client import (
+    Failed,
     GameOver,
     GameStarted,
     LinkDown,
@@ -84,6 +85,35 @@ async def test_a_table_that_closes_after_its_game_says_so_with_the_results(
     finally:
         runner.cancel()
         await server.close()
+
+
+async def test_a_newcomer_at_a_table_whose_game_is_over_is_told_so(tmp_path: Path) -> None:
+    """A player back too soon for the next game (the host has not chosen Play again yet)
+    learns that the game is over, not merely that the table is full."""
+    server, client, runner = await seated_against_a_bot(tmp_path)
+    try:
+        while (notice := await asyncio.wait_for(client.updates.get(), 10)) is not None:
+            if type(notice).__name__ == "SeatTaken":
+                await client.set_ready(True)
+            if isinstance(notice, GameOver):
+                break
+            if isinstance(notice, ViewChanged | GameStarted) and client.my_turn:
+                await client.act(client.legal_actions()[0])
+        late = TableClient(f"127.0.0.1:{server.port}", "Bea", KnownHosts(tmp_path / "hosts"))
+        await asyncio.wait_for(late.run(), 10)
+        failed = [n for n in drain(late) if isinstance(n, Failed)]
+        assert [f.code for f in failed] == ["table_over"], failed
+        assert "the game at this table is over" in failed[0].reason
+    finally:
+        runner.cancel()
+        await server.close()
+
+
+def drain(client: TableClient) -> list[Any]:
+    out = []
+    while not client.updates.empty():
+        out.append(client.updates.get_nowait())
+    return out
 
 
 async def test_a_host_closing_mid_game_tells_its_players_with_the_results_so_far(

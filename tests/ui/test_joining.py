@@ -283,3 +283,27 @@ async def test_play_again_after_a_joined_game_keeps_the_name_and_password() -> N
         assert screen.query_one("#address", Input).value == "192.0.2.7:47474"
         assert screen.query_one("#name", Input).value == "Bob"
         assert screen.query_one("#password", Input).value == "sesame"
+
+
+async def test_play_again_joins_as_a_newcomer_not_back_into_the_game_just_over() -> None:
+    """The seat token of the game just over would only take the player back to its results:
+    Play again forgets it, and pressed too soon, the form says the host has not opened the
+    table again yet."""
+    host = await open_host("via-gladiola", 2, bots=1)
+    address = f"127.0.0.1:{host.port}"
+    tokens = SeatTokens(data_dir() / "seats")
+    tokens.save(address, "Bob", b"t" * 32)
+    host.table.phase = "over"  # as when its game has just ended
+    try:
+        async with app().run_test(size=(80, 24)) as pilot:
+            pilot.app.last_plan = JoinPlan(address, None, False, "Bob")
+            pilot.app.play_again()
+            await wait_until(pilot, lambda: on(pilot, "JoinScreen"))
+            assert tokens.load(address, "Bob") is None
+            await burst(pilot, "enter")
+            await wait_until(pilot, lambda: on(pilot, "Confirm"), 30)  # a first visit
+            await pilot.press("y")
+            await wait_until(pilot, lambda: "is over, and its host" in screen_text(pilot.app))
+            assert on(pilot, "JoinScreen")
+    finally:
+        await host.close()
