@@ -42,13 +42,16 @@ async def seated_against_a_bot(
     return server, client, asyncio.create_task(client.run())
 
 
-async def play_until(client: TableClient, moves: int) -> list[Any]:
-    """Ready up, then play the first legal move `moves` times; returns the notices seen."""
+async def play_until(client: TableClient, moves: int | None) -> list[Any]:
+    """Ready up, then play the first legal move `moves` times (None: until the game is over);
+    returns the notices seen."""
     seen: list[Any] = []
     played = 0
-    while played < moves:
+    while moves is None or played < moves:
         notice = await asyncio.wait_for(client.updates.get(), 10)
         seen.append(notice)
+        if isinstance(notice, GameOver):
+            break
         if type(notice).__name__ == "SeatTaken":
             await client.set_ready(True)
         if isinstance(notice, ViewChanged | GameStarted) and client.my_turn:
@@ -73,14 +76,7 @@ async def test_a_table_that_closes_after_its_game_says_so_with_the_results(
     nothing of the kind."""
     server, client, runner = await seated_against_a_bot(tmp_path, HostSettings(one_game=one_game))
     try:
-        while True:
-            notice = await asyncio.wait_for(client.updates.get(), 10)
-            if type(notice).__name__ == "SeatTaken":
-                await client.set_ready(True)
-            if isinstance(notice, GameOver):
-                break
-            if isinstance(notice, ViewChanged | GameStarted) and client.my_turn:
-                await client.act(client.legal_actions()[0])
+        await play_until(client, None)
         assert client.last_game is one_game, "told with the results, before them"
     finally:
         runner.cancel()
@@ -92,13 +88,7 @@ async def test_a_newcomer_at_a_table_whose_game_is_over_is_told_so(tmp_path: Pat
     learns that the game is over, not merely that the table is full."""
     server, client, runner = await seated_against_a_bot(tmp_path)
     try:
-        while (notice := await asyncio.wait_for(client.updates.get(), 10)) is not None:
-            if type(notice).__name__ == "SeatTaken":
-                await client.set_ready(True)
-            if isinstance(notice, GameOver):
-                break
-            if isinstance(notice, ViewChanged | GameStarted) and client.my_turn:
-                await client.act(client.legal_actions()[0])
+        await play_until(client, None)
         late = TableClient(f"127.0.0.1:{server.port}", "Bea", KnownHosts(tmp_path / "hosts"))
         await asyncio.wait_for(late.run(), 10)
         failed = [n for n in drain(late) if isinstance(n, Failed)]
