@@ -2,8 +2,9 @@
 
     python scripts/catalogue.py          # adds new strings (untranslated), drops unused ones
 
-Strings are found where the code marks them: _("..."), N_("...") and ngettext("...", "...", n)
-in ui/ (and the table notices). The test suite fails while any of them has no translation.
+Strings are found where the code marks them: _("..."), N_("..."), ngettext("...", "...", n),
+and with a context pgettext("context", "...") and NP_("context", "...") in ui/ (and the table
+notices). The test suite fails while any of them has no translation.
 """
 
 from __future__ import annotations
@@ -15,13 +16,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ui.i18n import LANGUAGES, parse_po  # noqa: E402
+from ui.i18n import LANGUAGES, in_context, parse_po  # noqa: E402
 
 PLURAL_FORMS = {"fr": "nplurals=2; plural=(n > 1);", "nl": "nplurals=2; plural=(n != 1);"}
 
 
 def extract(folder: Path = ROOT / "ui") -> dict[str, str | None]:
-    """msgid -> msgid_plural (None for a plain string), in order of appearance."""
+    """msgid -> msgid_plural (None for a plain string), in order of appearance; a msgid in a
+    context is keyed as the catalogue keys it (`in_context`)."""
     found: dict[str, str | None] = {}
     for path in sorted(folder.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -34,6 +36,8 @@ def extract(folder: Path = ROOT / "ui") -> dict[str, str | None]:
             ]
             if node.func.id in ("_", "N_") and len(args) == 1 and strings:
                 found.setdefault(strings[0], None)
+            elif node.func.id in ("pgettext", "NP_") and len(args) == 2 and len(strings) == 2:
+                found.setdefault(in_context(*strings), None)
             elif node.func.id == "ngettext" and len(strings) >= 2:
                 found[strings[0]] = strings[1]
     return found
@@ -59,7 +63,10 @@ def write(language: str, strings: dict[str, str | None]) -> Path:
         "",
     ]
     for msgid, plural in strings.items():
-        lines.append(f"msgid {quote(msgid)}")
+        context, _eot, text = msgid.rpartition("\x04")
+        if context:
+            lines.append(f"msgctxt {quote(context)}")
+        lines.append(f"msgid {quote(text)}")
         if plural is None:
             lines.append(f"msgstr {quote(old.get(msgid, ''))}")
         else:

@@ -3,6 +3,10 @@ table in their own language; English is the source language.
 
 Catalogues are gettext PO files in `ui/locale/`, read by a small parser here (no compile step,
 no extra dependency). The language comes from `--lang`, the player's settings, or the locale.
+
+A string that means different things in different places gets a context (`pgettext`, marked
+with `NP_`), as gettext's `msgctxt`: Velonimo's purple is "P", and so is Auf Achse's rest card,
+yet French writes the one "Vi" and the other "P".
 """
 
 from __future__ import annotations
@@ -29,12 +33,20 @@ class Catalogue(_gettext.NullTranslations):
     def gettext(self, message: str) -> str:
         return self.messages.get(message) or message
 
+    def pgettext(self, context: str, message: str) -> str:
+        return self.messages.get(in_context(context, message)) or message
+
     def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
         forms = self.plurals.get(msgid1)
         index = _PLURAL.get(self.language, _PLURAL["en"])(n)
         if forms and index < len(forms) and forms[index]:
             return forms[index]
         return msgid1 if n == 1 else msgid2
+
+
+def in_context(context: str, message: str) -> str:
+    """The catalogue's key for `message` in `context` (gettext's own: EOT between them)."""
+    return f"{context}\x04{message}"
 
 
 def _unquote(text: str) -> str:
@@ -63,11 +75,14 @@ def parse_po(text: str) -> tuple[dict[str, str], dict[str, list[str]]]:
 
     def flush() -> None:
         if entry.get("msgid"):
+            msgid = entry["msgid"]
+            if "msgctxt" in entry:
+                msgid = in_context(entry["msgctxt"], msgid)
             if "msgid_plural" in entry:
                 forms = [entry[k] for k in sorted(k for k in entry if k.startswith("msgstr["))]
-                plurals[entry["msgid"]] = forms
+                plurals[msgid] = forms
             else:
-                messages[entry["msgid"]] = entry.get("msgstr", "")
+                messages[msgid] = entry.get("msgstr", "")
         entry.clear()
 
     for raw in text.splitlines():
@@ -80,7 +95,7 @@ def parse_po(text: str) -> tuple[dict[str, str], dict[str, list[str]]]:
             entry[key] = entry.get(key, "") + _unquote(line)
             continue
         word, _sep, rest = line.partition(" ")
-        if word == "msgid" and "msgid" in entry and key != "msgid":
+        if word in ("msgctxt", "msgid") and "msgid" in entry and key != "msgid":
             flush()
         key = word
         entry[key] = _unquote(rest)
@@ -121,6 +136,10 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return _translation.ngettext(singular, plural, n)
 
 
+def pgettext(context: str, message: str) -> str:
+    return _translation.pgettext(context, message)
+
+
 def names_list(names: Sequence[str]) -> str:
     """Names as a sentence lists them: "Ann", "Ann and Bea", "Ann, Bea and Cas"."""
     if len(names) < 2:
@@ -130,6 +149,11 @@ def names_list(names: Sequence[str]) -> str:
 
 def N_(message: str) -> str:
     """Marks a string for the catalogues where it is defined; `_` translates it where shown."""
+    return message
+
+
+def NP_(context: str, message: str) -> str:
+    """`N_` for a string in a context; `pgettext` with the same context translates it."""
     return message
 
 

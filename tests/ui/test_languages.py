@@ -163,3 +163,19 @@ def test_every_game_option_s_text_is_marked_for_translation() -> None:
     assert texts == OPTION_TEXTS
     i18n.use("fr")
     assert all(i18n._(text) != text for text in texts)
+
+
+def test_a_letter_two_games_share_is_translated_for_each_game() -> None:
+    """"P" is Velonimo's purple and Auf Achse's rest card: French writes violet "Vi" and the
+    petrol pump "P" (each page of rules says so), so each letter has a context of its own."""
+    from netcards.games.auf_achse.cards import REST
+    from netcards.games.velonimo.cards import ALL_CARDS, COLOUR
+    from ui.games.auf_achse import LABELS
+    from ui.games.velonimo import short_code
+
+    purple = next(c for c in ALL_CARDS if COLOUR[c] == 5 and short_code(c).endswith("P"))
+    i18n.use("fr")
+    assert i18n.pgettext("card", LABELS[REST]) == "P"
+    assert short_code(purple).endswith("Vi")
+    i18n.use("nl")
+    assert i18n.pgettext("card", LABELS[REST]) == "P"

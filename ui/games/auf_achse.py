@@ -29,7 +29,7 @@ from netcards.games.auf_achse.cards import (
 from netcards.games.auf_achse.cards import FREE_ROAD as FREE_ROAD_CARD
 from netcards.games.auf_achse.state import FREE_ROAD, ODOMETER, RUN
 from ui.games.base import GameScreen
-from ui.i18n import N_, _, names_list, ngettext
+from ui.i18n import N_, NP_, _, names_list, ngettext, pgettext
 from ui.widgets.cardface import Look
 from ui.widgets.hand import Hand
 
@@ -40,15 +40,15 @@ NAMES = {
     FREE_ROAD_CARD: N_("Free road"),
     COMPLETELY_FREE_ROAD: N_("Completely free road"),
 }
-LABELS = {
-    REST: N_("P"),  # the petrol pump on the card
-    LOST_FREIGHT: N_("LF"),
-    LEVEL_CROSSING: N_("LC"),
-    FREE_ROAD_CARD: N_("FR1"),
-    COMPLETELY_FREE_ROAD: N_("FR2"),
+LABELS = {  # in a context of their own: Velonimo's purple is a "P" too
+    REST: NP_("card", "P"),  # the petrol pump on the card
+    LOST_FREIGHT: NP_("card", "LF"),
+    LEVEL_CROSSING: NP_("card", "LC"),
+    FREE_ROAD_CARD: NP_("card", "FR1"),
+    COMPLETELY_FREE_ROAD: NP_("card", "FR2"),
 }
 MARKS = {
-    REST: N_("R"),
+    REST: NP_("card", "R"),
     LOST_FREIGHT: "-50",  # km off the odometer
     LEVEL_CROSSING: "-1",  # one card off every run
     FREE_ROAD_CARD: "+1",  # one card more in every run
@@ -111,13 +111,18 @@ class AufAchseScreen(GameScreen):
             km = deck.value[card]
             pips = ("o" if self.ascii_mode else "•") * (band(km) + 1)
             return Look(str(km), pips, BANDS[band(km)][1], self.card_name(card))
-        return Look(_(LABELS[kind]), _(MARKS[kind]), COLOURS[kind], self.card_name(card))
+        return Look(
+            pgettext("card", LABELS[kind]),
+            pgettext("card", MARKS[kind]),
+            COLOURS[kind],
+            self.card_name(card),
+        )
 
     def label(self, card: int) -> str:
         """The card as on its face: '70', 'P', 'LC'..."""
         deck = self.deck
         kind = deck.kind[card]
-        return str(deck.value[card]) if kind == KM else _(LABELS[kind])
+        return str(deck.value[card]) if kind == KM else pgettext("card", LABELS[kind])
 
     def card_name(self, card: int) -> str:
         deck = self.deck

@@ -30,7 +30,7 @@ from netcards.games.velonimo.cards import COLOUR, VALUE, is_hare
 from netcards.games.velonimo.choices import jersey_wearable
 from netcards.games.velonimo.combos import JERSEY_BONUS, combination_value
 from ui.games.base import GameScreen
-from ui.i18n import N_, _, ngettext
+from ui.i18n import N_, NP_, _, ngettext, pgettext
 from ui.session import Session
 from ui.widgets.cardface import Look
 from ui.widgets.hand import Hand
@@ -39,7 +39,15 @@ from ui.widgets.hand import Hand
 COLOUR_NAMES = (N_("red"), N_("orange"), N_("yellow"), N_("green"), N_("blue"), N_("purple"),
                 N_("brown"))  # fmt: skip
 # Translators: the letter (or two) on a card's face for its colour; keep them distinct.
-COLOUR_LETTERS = (N_("R"), N_("O"), N_("Y"), N_("G"), N_("Bl"), N_("P"), N_("Br"))
+COLOUR_LETTERS = (  # in a context of their own: Auf Achse's rest card is a "P" too
+    NP_("colour", "R"),
+    NP_("colour", "O"),
+    NP_("colour", "Y"),
+    NP_("colour", "G"),
+    NP_("colour", "Bl"),
+    NP_("colour", "P"),
+    NP_("colour", "Br"),
+)
 COLOUR_STYLES = ("#d70000", "#ff8700", "#ffff00", "#00d700", "#5f87ff", "#af00d7", "#af5f00")
 """Seven colours that stay seven at every colour depth a terminal may have. Each is a colour
 of the 256-colour cube (160, 208, 226, 40, 69, 128, 130), so a 256-colour terminal shows it
@@ -97,7 +105,7 @@ def short_code(card: int) -> str:
     """A card as on its face, in one word: '5R', '1Bl', 'H35'."""
     if is_hare(card):
         return f"H{VALUE[card]}"
-    return f"{VALUE[card]}{_(COLOUR_LETTERS[COLOUR[card]])}"
+    return str(VALUE[card]) + pgettext("colour", COLOUR_LETTERS[COLOUR[card]])
 
 
 def code_text(cards: Sequence[int]) -> Text:
@@ -214,7 +222,12 @@ class VelonimoScreen(GameScreen):
         if is_hare(card):
             return Look(f"H{value}", "", HARE_STYLE, card_word(card))
         colour = COLOUR[card]
-        return Look(str(value), _(COLOUR_LETTERS[colour]), COLOUR_STYLES[colour], card_word(card))
+        return Look(
+            str(value),
+            pgettext("colour", COLOUR_LETTERS[colour]),
+            COLOUR_STYLES[colour],
+            card_word(card),
+        )
 
     def hand_cards(self) -> list[int]:
         hand = list(self.view.get("hand", []))
