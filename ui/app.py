@@ -459,20 +459,41 @@ class NetcardsApp(App[None]):
         self.run_worker(self._to_screen(ResultsScreen(session)), group="session")
 
     def leaving_question(self, *, quitting: bool = False) -> Confirm:
-        """Leaving a table, or quitting while at one; a host is told it ends the table for all."""
+        """Leaving a table, or quitting while at one; a host is told it ends the table for all.
+        Staying is the answer enter gives: an escape meant for the chat, or one key too many in
+        a burst, must not cost anyone their table."""
         session = self.session
         others = self.others_at_table()
+        client = session.client if session is not None else None
+        playing = client is not None and client.game is not None and client.outcome is None
         if session is not None and session.host is not None and others:
-            question = ngettext(
-                "You host this table: leaving closes it for the {n} other person at it, "
-                "and ends the game for them too. Close the table?",
-                "You host this table: leaving closes it for the {n} others at it, "
-                "and ends the game for them too. Close the table?",
-                others,
-            ).format(n=others)
-            return Confirm(question, _("Close the table"), _("Stay"), default=False, loud=True)
+            if playing:
+                question = ngettext(
+                    "You host this table: leaving closes it for the {n} other person at it, "
+                    "and ends the game for them too. Close the table?",
+                    "You host this table: leaving closes it for the {n} others at it, "
+                    "and ends the game for them too. Close the table?",
+                    others,
+                )
+            else:
+                question = ngettext(
+                    "You host this table: leaving closes it for the {n} other person at it. "
+                    "Close the table?",
+                    "You host this table: leaving closes it for the {n} others at it. "
+                    "Close the table?",
+                    others,
+                )
+            return Confirm(
+                question.format(n=others), _("Close the table"), _("Stay"), default=False, loud=True
+            )
         question = _("Leave the table and quit?") if quitting else _("Leave the table?")
-        return Confirm(question, _("Quit") if quitting else _("Leave"), _("Stay"))
+        joined = session is not None and session.host is None
+        if playing and joined and client is not None and not client.spectator:
+            question += "\n\n" + _(
+                "Your seat waits for you: join again under the same name to take it back (a "
+                "bot plays it meanwhile)."
+            )
+        return Confirm(question, _("Quit") if quitting else _("Leave"), _("Stay"), default=False)
 
     def others_at_table(self) -> int:
         """People (not bots) other than the host's own player connected to the hosted table."""

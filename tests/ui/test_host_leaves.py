@@ -9,6 +9,7 @@ from typing import Any
 from protocol.client import TableClient, TableClosed
 from protocol.known_hosts import KnownHosts
 from protocol.settings import data_dir
+from tests.ui.bursts import burst
 from tests.ui.pilots import play_turns, screen_text, seeded, wait_until
 from tests.ui.tables import open_host
 from tests.ui.test_snapshots import vg_keys
@@ -40,6 +41,7 @@ async def test_a_host_is_asked_before_leaving_or_quitting_and_the_others_hear_it
         await pilot.press("escape")
         await wait_until(pilot, lambda: "Close the table?" in words(pilot))
         assert "leaving closes it for the 1 other person at it" in words(pilot)
+        assert "ends the game" not in words(pilot), "no game has begun"
         await pilot.press("enter")  # the safe answer: stay
         await wait_until(pilot, lambda: on(pilot, "LobbyScreen"))
         await pilot.press("ctrl+q")
@@ -107,3 +109,28 @@ async def test_a_player_waiting_in_the_lobby_is_told_the_table_closed() -> None:
         await host.close()
         await wait_until(pilot, lambda: "The host closed the table." in words(pilot), 10)
         assert "Connection lost" not in words(pilot)
+
+
+async def test_an_escape_after_a_chat_line_asks_and_enter_stays_at_the_table() -> None:
+    """Sending a line closes the chat: an escape meant for it asks about leaving instead,
+    and the enter that may follow in the burst keeps the seat (staying is the default)."""
+    host = await open_host(players=2, bots=1)
+    join = JoinPlan(f"127.0.0.1:{host.port}")
+    app = make_app(
+        settings=UserSettings(name="Ann"), ascii_mode=False, join=join, random_bytes=seeded(3)
+    )
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: on(pilot, "Confirm"))
+            await pilot.press("y")
+            await wait_until(pilot, lambda: on(pilot, "LobbyScreen"))
+            await pilot.press("r")
+            await wait_until(pilot, lambda: on(pilot, "ViaGladiolaScreen"))
+            await burst(pilot, "c", "hi", "enter", "escape")
+            await wait_until(pilot, lambda: "Leave the table?" in words(pilot))
+            assert "Your seat waits for you" in words(pilot)
+            await burst(pilot, "enter")
+            await wait_until(pilot, lambda: on(pilot, "ViaGladiolaScreen"))
+            assert app.session is not None and app.session.client.connected
+    finally:
+        await host.close()
