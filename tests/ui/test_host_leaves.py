@@ -63,19 +63,29 @@ async def drain(client: TableClient) -> Any:
             return
 
 
-async def test_a_player_is_told_the_host_closed_the_table_with_the_results_so_far() -> None:
-    host = await open_host(players=2, bots=1)
+def joining(host: Any) -> Any:
+    """Ann's app, joining `host` (a table on loopback) as it starts."""
     join = JoinPlan(f"127.0.0.1:{host.port}")
-    app = make_app(
+    return make_app(
         settings=UserSettings(name="Ann"), ascii_mode=False, join=join, random_bytes=seeded(3)
     )
+
+
+async def into_the_game(pilot: Any) -> None:
+    """Trust the table, be ready: the game begins against its bot."""
+    await wait_until(pilot, lambda: on(pilot, "Confirm"))
+    await pilot.press("y")
+    await wait_until(pilot, lambda: on(pilot, "LobbyScreen"))
+    await pilot.press("r")
+    await wait_until(pilot, lambda: on(pilot, "ViaGladiolaScreen"))
+
+
+async def test_a_player_is_told_the_host_closed_the_table_with_the_results_so_far() -> None:
+    host = await open_host(players=2, bots=1)
+    app = joining(host)
     try:
         async with app.run_test(size=(80, 24)) as pilot:
-            await wait_until(pilot, lambda: on(pilot, "Confirm"))
-            await pilot.press("y")
-            await wait_until(pilot, lambda: on(pilot, "LobbyScreen"))
-            await pilot.press("r")
-            await wait_until(pilot, lambda: on(pilot, "ViaGladiolaScreen"))
+            await into_the_game(pilot)
             await play_turns(pilot, 2, vg_keys)
             expected = host.table.game.standings(host.table.state)
             await host.close()
@@ -115,17 +125,10 @@ async def test_an_escape_after_a_chat_line_asks_and_enter_stays_at_the_table() -
     """Sending a line closes the chat: an escape meant for it asks about leaving instead,
     and the enter that may follow in the burst keeps the seat (staying is the default)."""
     host = await open_host(players=2, bots=1)
-    join = JoinPlan(f"127.0.0.1:{host.port}")
-    app = make_app(
-        settings=UserSettings(name="Ann"), ascii_mode=False, join=join, random_bytes=seeded(3)
-    )
+    app = joining(host)
     try:
         async with app.run_test(size=(80, 24)) as pilot:
-            await wait_until(pilot, lambda: on(pilot, "Confirm"))
-            await pilot.press("y")
-            await wait_until(pilot, lambda: on(pilot, "LobbyScreen"))
-            await pilot.press("r")
-            await wait_until(pilot, lambda: on(pilot, "ViaGladiolaScreen"))
+            await into_the_game(pilot)
             await burst(pilot, "c", "hi", "enter", "escape")
             await wait_until(pilot, lambda: "Leave the table?" in words(pilot))
             assert "Your seat waits for you" in words(pilot)
