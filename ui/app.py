@@ -158,8 +158,8 @@ class NetcardsApp(App[None]):
         await self.close_session()
 
     def apply_settings(self, *, language: bool = True) -> None:
-        """Theme, ASCII mode and language take effect at once: a new language redraws every
-        screen from the menu (settings are only reachable from there). At start-up the
+        """Theme, ASCII mode and language take effect at once: a new language draws the menu
+        again (settings are saved from there, and only away from a table). At start-up the
         language is already chosen (`--lang`, settings, locale) and is left alone."""
         with contextlib.suppress(Exception):
             self.theme = self.settings.theme
@@ -168,11 +168,10 @@ class NetcardsApp(App[None]):
         chosen = self.settings.language or from_locale()
         if language and chosen != current():
             use(chosen)
-            if isinstance(self.screen, SettingsScreen) and self.session is None:
+            if self.session is None:
                 while len(self.screen_stack) > 2:
                     self.pop_screen()
                 self.switch_screen(MenuScreen())
-                self.push_screen(SettingsScreen(self.settings))
 
     # -- the menu ---------------------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
+from tests.ui.bursts import burst
 from tests.ui.pilots import play_turns, screen_text, seeded, start_practice, wait_until
 from tests.ui.test_snapshots import vg_keys
 from ui import i18n
@@ -115,7 +116,6 @@ async def test_switching_the_language_in_settings_redraws_the_app() -> None:
         await pilot.pause(0.2)
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: i18n.current() == "fr")
-        await pilot.press("escape")
         await wait_until(pilot, lambda: type(app.screen).__name__ == "MenuScreen")
         french = i18n.load("fr").gettext("Host a table")
         assert french != "Host a table"
@@ -144,6 +144,21 @@ def test_via_gladiola_in_each_language(snap_compare: Any, language: str) -> None
     assert snap_compare(app, run_before=middle, terminal_size=(80, 24))
 
 
+async def test_saving_other_settings_keeps_the_language_of_the_command_line() -> None:
+    """`--lang nl`, then Settings: the list shows Dutch, the language in use; saving a new
+    theme keeps it, and goes back to the menu, where the next keys are meant for."""
+    i18n.use("nl")  # what `netcards --lang nl` does before the app starts
+    app = make_app(settings=UserSettings(name="Ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("s")
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "SettingsScreen")
+        assert str(app.screen.query_one("#language").value) == "nl"
+        await burst(pilot, "ctrl+s", "p")
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "HostSetupScreen")
+        assert i18n.current() == "nl"
+        assert UserSettings.load().language == "nl" and UserSettings.load().name == "Ann"
+
+
 async def test_a_language_chosen_on_the_command_line_wins_over_the_settings() -> None:
     i18n.use("nl")  # what `netcards --lang nl` does before the app starts
     app = make_app(settings=UserSettings(name="Ann", language="fr"))
@@ -166,7 +181,7 @@ def test_every_game_option_s_text_is_marked_for_translation() -> None:
 
 
 def test_a_letter_two_games_share_is_translated_for_each_game() -> None:
-    """"P" is Velonimo's purple and Auf Achse's rest card: French writes violet "Vi" and the
+    """ "P" is Velonimo's purple and Auf Achse's rest card: French writes violet "Vi" and the
     petrol pump "P" (each page of rules says so), so each letter has a context of its own."""
     from netcards.games.auf_achse.cards import REST
     from netcards.games.velonimo.cards import ALL_CARDS, COLOUR

@@ -8,13 +8,22 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Input, Label, Select, Static
 
-from ui.i18n import LANGUAGES, N_, _
+from ui.i18n import LANGUAGES, N_, _, current, from_locale
 from ui.session import known_hosts
 from ui.user_settings import UserSettings
 from ui.widgets.keybar import KeyBar
 from ui.widgets.text_checkbox import TextCheckbox
 
 THEMES = ("textual-dark", "textual-light", "nord", "gruvbox", "monokai")
+
+
+def shown_language(saved: str) -> str:
+    """The language the list shows: the one in use. A language given on the command line
+    (`--lang`) wins over the saved one, so it is the one shown, and saving keeps it."""
+    in_use = current()
+    if in_use != (saved or from_locale()):
+        return in_use
+    return saved or "auto"
 
 
 class SettingsScreen(Screen[None]):
@@ -48,7 +57,7 @@ class SettingsScreen(Screen[None]):
             yield Select(
                 [(_("Automatic (from the system)"), "auto")]
                 + [(label, code) for code, label in LANGUAGES.items()],
-                value=s.language or "auto",
+                value=shown_language(s.language),
                 allow_blank=False,
                 id="language",
             )
@@ -96,8 +105,10 @@ class SettingsScreen(Screen[None]):
         language = str(self.query_one("#language", Select).value)
         s.language = "" if language == "auto" else language
         s.save()
+        # Done with this form: back to the menu, where the keys typed next are meant for.
+        self.app.pop_screen()
         self.app.apply_settings()  # type: ignore[attr-defined]
-        self.notify(_("Settings saved"))
+        self.app.notify(_("Settings saved"))
 
     def action_forget(self) -> None:
         table = self.query_one("#hosts", DataTable)
