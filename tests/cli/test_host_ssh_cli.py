@@ -47,3 +47,16 @@ def test_a_door_port_in_use_is_reported_in_one_line(tmp_path: Path) -> None:
         code, said = netcards(*HOST, "--bind", "127.0.0.1", "--ssh", str(port))
     assert code == 2
     assert "address already in use" in said.lower() and said.count("\n") == 1, said
+
+
+def test_opening_the_door_prints_no_library_warnings() -> None:
+    """asyncssh defines DSA keys, which cryptography warns about as it is imported: a host
+    starting its SSH door must not print those lines before its own."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-W", "default", "-c", "import ui.ssh_door"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert done.stderr == ""

@@ -18,6 +18,16 @@ gives way), a login grace time, a throttle on failed logins per address, one ses
 connection, and at most seats + spectators + a margin guest sessions at once.
 """
 
+import warnings
+
+from cryptography.utils import CryptographyDeprecationWarning
+
+with warnings.catch_warnings():
+    # asyncssh still defines DSA keys, which cryptography deprecates as it is imported: the
+    # door never takes a DSA key, and a host opening it should not print a library's warnings.
+    warnings.simplefilter("ignore", CryptographyDeprecationWarning)
+    import asyncssh  # noqa: F401
+
 from ui.ssh_door.door import (
     DoorError,
     DoorSettings,
