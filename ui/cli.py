@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import time
@@ -39,6 +40,41 @@ OPTION_HELP = (
 
 class UsageError(Exception):
     """A mistake in what the user asked for; reported as one line, exit status 2."""
+
+
+def seconds(text: str) -> float:
+    """A time on the command line: a number of seconds, 0 or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 <= value < math.inf:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds (0 or more)")
+    return value
+
+
+def some_seconds(text: str) -> float:
+    """A time to wait for something: more than 0 seconds."""
+    value = seconds(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("must be more than 0 seconds")
+    return value
+
+
+def port_number(text: str, lowest: int = 0) -> int:
+    """A TCP or UDP port: 0 (where allowed: any free one, or off) to 65535."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not lowest <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a number from {lowest} to 65535, not {value}")
+    return value
+
+
+def host_port(text: str) -> int:
+    """The port a host asks about: 1 to 65535."""
+    return port_number(text, lowest=1)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -98,7 +134,9 @@ def _build_parser() -> argparse.ArgumentParser:
         default="heuristic",
         help="level of those bots (random, heuristic, search...)",
     )
-    host.add_argument("--port", type=int, help=f"TCP port (default {DEFAULT_PORT}; 0 = any free)")
+    host.add_argument(
+        "--port", type=port_number, help=f"TCP port (default {DEFAULT_PORT}; 0 = any free)"
+    )
     host.add_argument("--bind", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
     _password_options(host, "players must give this password to join")
     host.add_argument("--name", help="the table's name (default: the host's, e.g. \"Ann's table\")")
@@ -117,16 +155,16 @@ def _build_parser() -> argparse.ArgumentParser:
     host.add_argument("--journal", type=Path, help="where to write the journal")
     host.add_argument(
         "--grace",
-        type=float,
+        type=seconds,
         default=30.0,
         help="seconds before a bot plays for an absent player (default 30)",
     )
     host.add_argument(
-        "--bot-delay", type=float, default=0.0, help="seconds each bot waits before it plays"
+        "--bot-delay", type=seconds, default=0.0, help="seconds each bot waits before it plays"
     )
     host.add_argument(
         "--turn-clock",
-        type=float,
+        type=seconds,
         default=0.0,
         metavar="SECONDS",
         help="time for each decision; then a bot plays it (default: no clock)",
@@ -134,7 +172,7 @@ def _build_parser() -> argparse.ArgumentParser:
     host.add_argument(
         "--ssh",
         nargs="?",
-        type=int,
+        type=port_number,
         const=DEFAULT_SSH_PORT,
         metavar="PORT",
         help=f"open an SSH door: friends join with nothing but ssh "
@@ -148,7 +186,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     host.add_argument(
         "--discovery-port",
-        type=int,
+        type=port_number,
         help=f"UDP port to answer LAN queries on (default {DISCOVERY_PORT}; 0 = off)",
     )
 
@@ -174,17 +212,22 @@ def _build_parser() -> argparse.ArgumentParser:
         "of yours is at the table as Bot already)",
     )
     _password_options(bot, "the table's password, if it has one")
-    bot.add_argument("--delay", type=float, default=0.0, help="seconds to wait before each move")
+    bot.add_argument("--delay", type=seconds, default=0.0, help="seconds to wait before each move")
     bot.add_argument("--log", type=Path, help="append every message received (decrypted) here")
 
     find = sub.add_parser("discover", help="list the tables open on the LAN")
     find.add_argument(
-        "--timeout", type=float, default=1.5, help="seconds to wait for answers (default 1.5)"
+        "--timeout",
+        type=some_seconds,
+        default=1.5,
+        help="seconds to wait for answers (default 1.5)",
     )
     find.add_argument(
         "--target", help="where the query goes (default: NETCARDS_DISCOVERY_TARGET or broadcast)"
     )
-    find.add_argument("--port", type=int, help=f"UDP port of the hosts (default {DISCOVERY_PORT})")
+    find.add_argument(
+        "--port", type=host_port, help=f"UDP port of the hosts (default {DISCOVERY_PORT})"
+    )
     find.add_argument("--json", action="store_true", help="print the tables found as one JSON list")
 
     replay = sub.add_parser("replay", help="watch a saved game again")

@@ -119,7 +119,8 @@ async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
                 plan.journal_path.unlink()
         if exc.errno == errno.EADDRINUSE:
             raise OSError(port_in_use(plan.port)) from None
-        raise
+        why = exc.strerror or str(exc)
+        raise OSError(f"cannot listen on {plan.bind} (--bind): {why}") from None
     door = None
     if plan.ssh_port is not None:
         from ui.ssh_door import open_door
@@ -379,7 +380,11 @@ async def _play_as_bot(
 async def run_discover(
     target: str | None, port: int | None, timeout: float, as_json: bool, out: IO[str]
 ) -> int:
-    found = await discover(target=target, port=port, timeout=timeout, nonce=os.urandom(8))
+    try:
+        found = await discover(target=target, port=port, timeout=timeout, nonce=os.urandom(8))
+    except OSError as exc:  # a target that names no machine, say
+        where = f"{target} (--target)" if target else "the LAN"
+        raise OSError(f"cannot ask {where}: {exc.strerror or exc}") from None
     if as_json:
         out.write(json.dumps([{"address": t.address, **t.info.to_data()} for t in found]) + "\n")
         return 0

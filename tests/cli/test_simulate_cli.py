@@ -1,4 +1,5 @@
-"""`netcards simulate`, `rules` and `deck` from the outside: real processes, real exit codes."""
+"""`netcards simulate`, `rules` and `deck`, and the mistakes of any command line, from the
+outside: real processes, real exit codes."""
 
 from __future__ import annotations
 
@@ -42,6 +43,16 @@ def netcards(*args: str) -> subprocess.CompletedProcess[str]:
             "cannot read deck file",
         ),
         (["rules", "chess"], "unknown game 'chess'"),
+        (["host", "--headless", "--grace", "-3"], "'-3' is not a number of seconds"),
+        (["host", "--headless", "--turn-clock", "nan"], "'nan' is not a number of seconds"),
+        (["host", "--headless", "--port", "70000"], "a port is a number from 0 to 65535"),
+        (["bot", "127.0.0.1", "--delay", "-1"], "'-1' is not a number of seconds"),
+        (["discover", "--timeout", "0"], "must be more than 0 seconds"),
+        (["discover", "--port", "0"], "a port is a number from 1 to 65535, not 0"),
+        (  # an address of no interface here (binding to it sends nothing anywhere)
+            ["host", "--headless", "--game", "via-gladiola", "--bind", "192.0.2.1", "--port", "0"],
+            "cannot listen on 192.0.2.1 (--bind)",
+        ),
         (["frobnicate"], "invalid choice"),
     ],
 )
