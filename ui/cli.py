@@ -399,8 +399,6 @@ def _ssh_door_options(args: argparse.Namespace) -> Any:
         if args.ssh_keys is not None:
             raise UsageError("--ssh-keys needs --ssh (the door it guards)")
         return None
-    if not 0 <= args.ssh <= 65535:
-        raise UsageError("--ssh must be between 0 and 65535")
     if args.ssh_keys is None:
         return None
     from ui.ssh_door import DoorError, read_authorized_keys
@@ -460,7 +458,7 @@ def _host(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         port = args.port
     if port is None:
         port = DEFAULT_PORT
-    if not 0 <= port <= 65535:
+    if not 0 <= port <= 65535:  # (one from a journal: --port is checked as it is read)
         raise UsageError("--port must be between 0 and 65535")
     plan = headless.HostPlan(
         table, args.bind, port, resolve_password(args), journal, args.resume is not None, args.grace,

@@ -24,7 +24,7 @@ def netcards(*args: str) -> tuple[int, str]:
     ("extra", "keys_text", "message"),
     [
         (["--ssh-keys", "KEYS"], "", "--ssh-keys needs --ssh"),
-        (["--ssh", "70000"], None, "--ssh must be between 0 and 65535"),
+        (["--ssh", "70000"], None, "--ssh: a port is a number from 0 to 65535, not 70000"),
         (["--ssh", "0", "--ssh-keys", "/no/such/authorized_keys"], None, "cannot read the SSH"),
         (["--ssh", "0", "--ssh-keys", "KEYS"], "ssh-ed25519 not-a-key\n", "is not valid"),
         (["--ssh", "0", "--ssh-keys", "KEYS"], "# nobody yet\n", "lists no key"),
