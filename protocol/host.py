@@ -129,6 +129,8 @@ class Peer:
     name: str = ""
     chat_allowance: float = 0.0
     chat_checked: float = 0.0
+    left: bool = False
+    """It said `leave`: its player left on purpose, and the others are told so."""
     chat_refusals: int = 0
     """Lines refused for coming too fast: past the limit, the speaker is disconnected (other
     refusals, such as a stale move, never count towards it)."""
@@ -585,7 +587,8 @@ class TableHost:
             else:
                 self.table.seats[peer.seat].connected = False
                 if self.table.phase == "playing":
-                    self._notice("away", seat=peer.seat, name=self.table.seats[peer.seat].name)
+                    why = "left" if peer.left else "away"
+                    self._notice(why, seat=peer.seat, name=self.table.seats[peer.seat].name)
                     self._start_grace(peer.seat)
         problem = self.table.start_problem() if self.round is not None else None
         if problem is not None:
@@ -649,6 +652,7 @@ class TableHost:
             self._owner_request(peer, message)
         elif isinstance(message, Leave):
             self.log(f"{peer.label} left: {message.reason or 'no reason given'}")
+            peer.left = True
             self._close(peer)
         elif isinstance(message, Error):
             self.log(f"{peer.label} reports: {message.text} [{message.code}]")

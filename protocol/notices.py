@@ -10,6 +10,7 @@ from typing import Any
 
 ENGLISH = {
     "away": "{name} has lost the connection",
+    "left": "{name} left the table (the seat waits for them)",
     "stand_in": "{name} is away: a {level} bot plays for them until they come back",
     "back": "{name} is back",
     "clock": "time ran out for {name}: a bot played the turn",

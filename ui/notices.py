@@ -10,6 +10,7 @@ from ui.i18n import N_, _
 
 TEMPLATES = {
     "away": N_("{name} has lost the connection"),
+    "left": N_("{name} left the table (the seat waits for them)"),
     "stand_in": N_("{name} is away: a {level} bot plays for them until they come back"),
     "back": N_("{name} is back"),
     "clock": N_("time ran out for {name}: a bot played the turn"),
