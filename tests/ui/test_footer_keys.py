@@ -56,3 +56,37 @@ async def test_the_digits_that_choose_a_seat_go_as_far_as_the_table_s_seats(
         await wait_until(pilot, lambda: bool(getattr(app.screen, "view", None)))
         (pick,) = [b for b in type(app.screen).BINDINGS if b.action == "pick(0)"]
         assert app.get_key_display(pick) == digits
+
+
+@pytest.mark.parametrize(
+    ("opened", "words"),
+    [
+        ("join", ("Join", "Back")),
+        ("password", ("Join", "Back")),
+        ("between", ("Go on",)),
+        ("help", ("Close",)),
+    ],
+)
+async def test_forms_and_dialogs_name_their_keys_on_the_bottom_line(
+    opened: str, words: tuple[str, ...]
+) -> None:
+    """The bottom line always shows the keys of the moment: over a question, a summary or a
+    form too (a blank line there left the player guessing how to go on)."""
+    from ui.screens.between_deals import BetweenDeals
+    from ui.screens.help import HelpScreen
+    from ui.screens.join import JoinScreen
+    from ui.screens.password import PasswordPrompt
+
+    screen = {
+        "join": lambda: JoinScreen("127.0.0.1"),
+        "password": lambda: PasswordPrompt("Ann's table"),
+        "between": lambda: BetweenDeals("Day 1 is over", ["Ann: 3"], seconds=60),
+        "help": lambda: HelpScreen("Keys", [("enter", "plays")]),
+    }[opened]()
+    app = make_app(settings=UserSettings(name="Ann"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(screen)
+        await pilot.pause()
+        line = footer(app)
+        for word in words:
+            assert word in line, line

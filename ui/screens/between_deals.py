@@ -17,6 +17,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ui.i18n import N_, _
+from ui.widgets.keybar import KeyBar
 
 SECONDS = 15
 """How long the summary stays at most."""
@@ -46,6 +47,7 @@ class BetweenDeals(ModalScreen[None]):
             yield Static(self.title_text, classes="form-title")
             yield Static("\n".join(self.lines), id="between-lines")
             yield Static("", id="between-countdown")
+        yield KeyBar()  # the bottom line always names the keys, over a summary too
 
     def on_mount(self) -> None:
         self.opened = time.monotonic()

@@ -11,6 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ui.i18n import N_, _
+from ui.widgets.keybar import KeyBar
 
 
 class HelpScreen(ModalScreen[None]):
@@ -39,6 +40,7 @@ class HelpScreen(ModalScreen[None]):
             with VerticalScroll(id="help-keys"):
                 yield Static(table)
             yield Static(Text(_("escape closes this help"), style="dim"))
+        yield KeyBar()  # the bottom line always names the keys, over the help too
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -21,11 +21,14 @@ class JoinScreen(Screen[None]):
     | Key | Action |
     | :- | :- |
     | tab / shift+tab | Next / previous field |
-    | enter | Join |
+    | enter, ctrl+o | Join |
     | escape | Back |
     """
 
-    BINDINGS = [Binding("escape", "app.pop_screen", N_("Back"))]
+    BINDINGS = [
+        Binding("ctrl+o", "join", N_("Join")),
+        Binding("escape", "app.pop_screen", N_("Back")),
+    ]
 
     def __init__(
         self,
@@ -88,6 +91,9 @@ class JoinScreen(Screen[None]):
             self.join()
         else:
             self.app.pop_screen()
+
+    def action_join(self) -> None:
+        self.join()
 
     def join(self) -> None:
         address = self.query_one("#address", Input).value.strip()

@@ -9,6 +9,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from ui.i18n import N_, _
+from ui.widgets.keybar import KeyBar
 
 
 class PasswordPrompt(ModalScreen[str | None]):
@@ -16,11 +17,14 @@ class PasswordPrompt(ModalScreen[str | None]):
 
     | Key | Action |
     | :- | :- |
-    | enter | Join with this password |
+    | enter / ctrl+o | Join with this password |
     | escape | Back to the list |
     """
 
-    BINDINGS = [Binding("escape", "cancel", N_("Back"))]
+    BINDINGS = [
+        Binding("ctrl+o", "join", N_("Join")),
+        Binding("escape", "cancel", N_("Back")),
+    ]
 
     def __init__(self, table: str) -> None:
         super().__init__()
@@ -33,6 +37,7 @@ class PasswordPrompt(ModalScreen[str | None]):
                 id="question",
             )
             yield Input(password=True, id="password")
+        yield KeyBar()  # the bottom line always names the keys, over a question too
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
@@ -41,6 +46,11 @@ class PasswordPrompt(ModalScreen[str | None]):
         event.stop()
         if event.value:
             self.dismiss(event.value)
+
+    def action_join(self) -> None:
+        value = self.query_one(Input).value
+        if value:
+            self.dismiss(value)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
