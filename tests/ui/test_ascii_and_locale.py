@@ -148,3 +148,16 @@ async def test_a_french_game_in_ascii_mode_draws_only_ascii() -> None:
         i18n.use("en")
     assert "A votre course" in text or "Regles" in text, text
     assert ascii_only(text), sorted({ch for ch in text if ord(ch) > 127})
+
+
+def test_a_card_that_cannot_be_played_is_told_apart_without_colour() -> None:
+    """A faint frame is drawn black on black by a 16-colour terminal without colour: there, and
+    in ASCII, a card that cannot be played has a dotted frame instead."""
+    from ui.widgets.cardface import Look, boxes
+
+    looks = [Look(" 5", "R"), Look(" 7", "B")]
+    for ascii_mode, solid, dotted in ((True, "+---+", "....."), (False, "┌───┐", "┌┄┄┄┐")):
+        plain = boxes(looks, ascii_mode=ascii_mode, dimmed=frozenset({0}), faint=False).plain
+        assert plain.splitlines()[0].split() == [dotted, solid], plain
+        faint = boxes(looks, ascii_mode=ascii_mode, dimmed=frozenset({0}), faint=True)
+        assert faint.plain.splitlines()[0].split() == [solid, solid], "colour: a faint frame"

@@ -42,9 +42,14 @@ class Glyphs:
 
 UNICODE = Glyphs("┌", "┐", "└", "┘", "─", "│", "▲", "✓")
 ASCII = Glyphs("+", "+", "+", "+", "-", "|", "^", "*")
+UNICODE_DOTTED = Glyphs("┌", "┐", "└", "┘", "┄", "┆", "▲", "✓")
+ASCII_DOTTED = Glyphs(".", ".", "'", "'", ".", ":", "^", "*")
+"""The frame of a card that cannot be played, where a faint frame cannot be seen."""
 
 
-def glyphs(ascii_mode: bool) -> Glyphs:
+def glyphs(ascii_mode: bool, *, dotted: bool = False) -> Glyphs:
+    if dotted:
+        return ASCII_DOTTED if ascii_mode else UNICODE_DOTTED
     return ASCII if ascii_mode else UNICODE
 
 
@@ -57,13 +62,16 @@ def boxes(
     dimmed: frozenset[int] = frozenset(),
     per_row: int = 11,
     numbers: Mapping[int, int] | None = None,
+    faint: bool = True,
 ) -> Text:
     """Cards side by side (wrapping after `per_row`), with a marker line under each row.
 
     A selected card shows a tick in its top edge, or its number from `numbers` (index: 1, 2...)
-    where the order of the selection matters.
+    where the order of the selection matters. A card that cannot be played (`dimmed`) has a
+    faint frame; without `faint` (no colour, or a plain terminal, where a faint frame is
+    drawn black on black) a dotted one.
     """
-    g = glyphs(ascii_mode)
+    plain, dotted = glyphs(ascii_mode), glyphs(ascii_mode, dotted=True)
     out = Text()
     rows = [range(i, min(i + per_row, len(looks))) for i in range(0, len(looks), per_row)] or [
         range(0)
@@ -77,7 +85,8 @@ def boxes(
                 face += Style(reverse=True)
             # A card that cannot be played has a faint frame; its face keeps its colour (a
             # faint colour is a blend that a 16-colour terminal may show as another colour).
-            frame = face + Style(dim=True) if i in dimmed else face
+            frame = face + Style(dim=True) if i in dimmed and faint else face
+            g = dotted if i in dimmed and not faint else plain
             top = g.h * INNER
             if i in selected:
                 mark = (str(numbers[i]) if numbers and i in numbers else g.selected)[: INNER - 1]
@@ -91,7 +100,7 @@ def boxes(
                 lines[n].append(text, face)
                 lines[n].append(g.v, frame)
             lines[3].append(g.bl + g.h * INNER + g.br, frame)
-            lines[4].append(("  " + g.cursor + "  ") if i == cursor else "     ")
+            lines[4].append(("  " + plain.cursor + "  ") if i == cursor else "     ")
             for line in lines:
                 line.append(" ")
         for n, line in enumerate(lines):

@@ -128,6 +128,7 @@ class Hand(Widget, can_focus=True):
             else {},
             dimmed=frozenset(i for i, c in enumerate(self.cards) if c not in self.playable),
             per_row=self.per_row,
+            faint=not (self.ascii_mode or getattr(self.app, "no_color", False)),
         )
 
     def on_click(self, event: events.Click) -> None:
