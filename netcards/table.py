@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -28,6 +29,10 @@ Phase = Literal["lobby", "playing", "over"]
 JOURNAL_FORMAT = 1
 T = TypeVar("T")
 MAX_NAME = 24
+
+
+DEFAULT_BOT_NAME = re.compile(r"Bot \d+( \(\d+\))?")
+"""The names a bot gets from its seat ("Bot 3", or "Bot 3 (2)" beside a player of that name)."""
 
 
 class LobbyError(GameError):
@@ -228,6 +233,13 @@ class Table:
             old.ready = old.kind == "bot"
             seats[i] = old
         self.game, self.config, self.seats = game, config, seats
+        # A bot named after its seat ("Bot 3") that moved is named after its new one: the
+        # digit that chooses a player in the game is the seat's, and must name that bot.
+        moved = [s for s in bots if DEFAULT_BOT_NAME.fullmatch(s.name)]
+        for s in moved:
+            s.name = ""
+        for s in moved:
+            s.name = self._unique(f"Bot {s.index + 1}")
 
     def start_problem(self) -> str | None:
         """Why the game cannot start yet, or None."""

@@ -68,6 +68,20 @@ def test_a_name_already_at_the_table_gets_a_number() -> None:
     assert table.claim_seat("Bob", "t5").name == "Bob"
 
 
+def test_bots_named_after_their_seat_follow_it_when_the_table_changes() -> None:
+    """The owner takes out the bot of seat 2 and changes the game: the others move up, and
+    each is named after its new seat, which is the digit that chooses it in Velonimo. A bot
+    given a name of its own keeps it."""
+    table = Table.create("auf-achse", 4, {}, name="t", host_part=bytes(32))
+    table.claim_seat("Zed", "tok")
+    for seat in (1, 2):
+        table.add_bot("heuristic", seat)
+    table.add_bot("heuristic", 3, name="Robo")
+    table.remove_bot(1)
+    table.reconfigure("velonimo", 3, {})
+    assert [(s.index, s.name) for s in table.seats] == [(0, "Zed"), (1, "Bot 2"), (2, "Robo")]
+
+
 def test_start_waits_for_open_seats_and_unready_players() -> None:
     table = new_table(3)
     table.claim_seat("Ann", "t1")
