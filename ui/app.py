@@ -191,8 +191,13 @@ class NetcardsApp(App[None]):
         elif key == "quit":
             self.exit()
 
-    def show_rules(self, game_id: str, table_options: list[str] | None = None) -> None:
-        self.push_screen(RulesScreen(game_id, table_options or []))
+    def show_rules(
+        self,
+        game_id: str,
+        table_options: list[str] | None = None,
+        keys: list[tuple[str, str]] | None = None,
+    ) -> None:
+        self.push_screen(RulesScreen(game_id, table_options or [], keys))
 
     def show_join(self, address: str, fingerprint: str = "") -> None:
         self.push_screen(JoinScreen(address, self.settings.name, fingerprint))

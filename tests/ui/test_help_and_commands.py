@@ -75,3 +75,16 @@ async def test_the_command_palette_offers_the_game_s_own_commands_in_french() ->
         await pilot.pause(0.5)
         await burst(pilot, "enter")
         await wait_until(pilot, lambda: on(pilot, "RulesScreen"))
+
+
+async def test_the_rules_of_a_game_begin_with_every_key_of_its_table() -> None:
+    """`?` at a table opens the rules: the page's own key table has the game's moves; the
+    keys every table has (chat, hint, leave, the log, the palette) are listed first."""
+    async with app("en").run_test(size=(80, 24)) as pilot:
+        await start_practice(pilot, "via-gladiola", 3)
+        await burst(pilot, "?")
+        await wait_until(pilot, lambda: on(pilot, "RulesScreen"))
+        keys = dict(pilot.app.screen.keys)
+        for what in ("Chat", "Hint", "Leave", "Scroll the log"):
+            assert what in keys.values(), (what, keys)
+        assert keys["ctrl+p"].startswith("Every key of this screen")

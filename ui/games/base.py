@@ -41,6 +41,7 @@ from ui import notices
 from ui.failures import link_lost
 from ui.i18n import N_, _
 from ui.option_words import options_in_play
+from ui.screen_keys import screen_keys
 from ui.screens.between_deals import BetweenDeals
 from ui.session import Session, SessionNotice
 from ui.widgets.cardface import Look
@@ -67,6 +68,13 @@ HINT_WORDS = {  # how sure the search is of its move (`Analysis.sureness`)
 def upper_first(text: str) -> str:
     """A sentence's first letter up, the rest untouched (names keep their own capitals)."""
     return text[:1].upper() + text[1:]
+
+
+READ_KEYS = (
+    (N_("page up / page down"), N_("Scroll the log")),
+    (N_("ctrl+p"), N_("Every key of this screen, as a command to search")),
+)
+"""Keys a game screen has that are not its bindings (the log's, the app's palette)."""
 
 
 class GameScreen(Screen[None]):
@@ -480,7 +488,9 @@ class GameScreen(Screen[None]):
     def action_rules(self) -> None:
         config, game = self.client.config, self.client.game
         options = options_in_play(game.option_specs, config.options) if config and game else []
-        self.app.show_rules(self.game_id, options)  # type: ignore[attr-defined]
+        keys = [(k.key, k.description) for k in screen_keys(self.app, self)]
+        keys += [(_(key), _(what)) for key, what in READ_KEYS]
+        self.app.show_rules(self.game_id, options, keys)  # type: ignore[attr-defined]
 
     @property
     def chatting(self) -> bool:

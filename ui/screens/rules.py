@@ -26,18 +26,33 @@ class RulesScreen(Screen[None]):
 
     BINDINGS = [Binding("escape,q", "app.pop_screen", N_("Back"))]
 
-    def __init__(self, game_id: str, table_options: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        game_id: str,
+        table_options: list[str] | None = None,
+        keys: list[tuple[str, str]] | None = None,
+    ) -> None:
         """`table_options`: what the table being played set away from the rules' defaults,
-        said first, since the page describes every variant and only the table knows which."""
+        said first, since the page describes every variant and only the table knows which.
+        `keys`: every key of the game screen it was opened from (the chat, the log, leaving
+        and the palette too, which the page's own table of the game's keys leaves out)."""
         super().__init__()
         self.game_id = game_id
         self.table_options = table_options or []
+        self.keys = keys or []
 
     def compose(self) -> ComposeResult:
         text = rules_text(self.game_id, current()) or _("No rules page ships for this game.")
+        first = []  # under the page's title: what only this table can say
         if self.table_options:
             said = "\n".join(f"- **{line}**" for line in self.table_options)
-            text = f"## {_('This table')}\n\n{said}\n\n{text}"
+            first.append(f"## {_('This table')}\n\n{said}\n")
+        if self.keys:
+            rows = "\n".join(f"| `{key}` | {what} |" for key, what in self.keys)
+            head = f"| {_('Key')} | {_('What it does')} |\n| :- | :- |"
+            first.append(f"## {_('Keys at this table')}\n\n{head}\n{rows}\n")
+        title, _newline, rest = text.partition("\n") if text.startswith("# ") else ("", "", text)
+        text = "\n".join(part for part in (title, *first, rest) if part)
         yield MarkdownViewer(text, show_table_of_contents=False)
         yield KeyBar()
 
