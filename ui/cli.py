@@ -234,7 +234,8 @@ def _build_parser() -> argparse.ArgumentParser:
     replay.add_argument("file", type=Path, help="a .replay.json file (saved from the results)")
 
     deck = sub.add_parser("deck", help="print a game's house deck file, to start your own from")
-    deck.add_argument("game", help=f"one of: {', '.join(sorted(all_games()))}")
+    decks = sorted(g for g, game in all_games().items() if game.house_deck() is not None)
+    deck.add_argument("game", help=f"one of: {', '.join(decks)} (the games with a deck file)")
     return parser
 
 

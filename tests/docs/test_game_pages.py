@@ -128,3 +128,16 @@ def test_every_game_has_a_page_linked_from_the_protocol() -> None:
         assert (PAGES / f"{game.id}.md").exists()
         assert f"(games/{game.id}.md)" in protocol
     assert sorted(p.stem for p in PAGES.glob("*.md")) == sorted(IDS)
+
+
+RULES = Path(__file__).parents[2] / "docs" / "rules"
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
+@pytest.mark.parametrize("language", ["", ".fr", ".nl"], ids=["en", "fr", "nl"])
+def test_every_rules_page_lists_every_option_of_its_game(game: Game[Any], language: str) -> None:
+    """`netcards host --help` sends the player to `netcards rules GAME` for the option names:
+    each page, in each language, has a row for every option the game takes."""
+    text = (RULES / f"{game.id}{language}.md").read_text(encoding="utf-8")
+    rows = {line.split("|")[1].strip() for line in text.splitlines() if line.startswith("| `")}
+    assert {f"`{spec.name}`" for spec in game.option_specs} <= rows, rows
