@@ -42,6 +42,14 @@ def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int
         host, port_text = t, ""
     if not host:
         raise AddressError(f"{text!r}: the host part is empty")
+    if all(part.isdigit() for part in host.split(".")):  # meant as an IPv4 address, not a name
+        try:
+            ipaddress.IPv4Address(host)
+        except ValueError:
+            raise AddressError(
+                f"{text!r}: {host} is not an IPv4 address (four numbers from 0 to 255, like "
+                "192.0.2.7)"
+            ) from None
     if not port_text:
         return host, default_port
     if not port_text.isdigit():

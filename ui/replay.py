@@ -121,7 +121,7 @@ class ReplayControls:
 
     BINDINGS: ClassVar[list[Any]] = [
         Binding("right,n", "step(1)", N_("Next"), priority=True),
-        Binding("left,p", "step(-1)", N_("Previous move"), priority=True),
+        Binding("left,p", "step(-1)", N_("Previous"), priority=True),
         Binding("right_square_bracket", "jump(1)", N_("Next day/round"), priority=True),
         Binding(
             "left_square_bracket", "jump(-1)", N_("Previous day/round"), priority=True, show=False

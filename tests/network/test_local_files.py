@@ -41,6 +41,8 @@ def test_addresses_people_type(text: str, expected: tuple[str, int]) -> None:
         ("1:2:3:zz", "not an address: write host:port, or an IPv6 address with a port in"),
         ("127.0.0.1:4747:", "not an address"),
         ("[1:2:3:zz]:5", "not an IPv6 address"),
+        ("999.1.1.1", "999.1.1.1 is not an IPv4 address .four numbers from 0 to 255"),
+        ("192.0.2:47474", "192.0.2 is not an IPv4 address"),
     ],
 )
 def test_bad_addresses_say_what_is_wrong(text: str, message: str) -> None:

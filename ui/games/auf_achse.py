@@ -314,8 +314,6 @@ class AufAchseScreen(GameScreen):
 
     def waiting_text(self) -> str:
         view = self.view
-        if self.seat is None:
-            return _("You are watching.")
         if self.client.awaiting:
             return _("Sent; waiting for the host...")
         phase = view.get("phase")
@@ -324,6 +322,8 @@ class AufAchseScreen(GameScreen):
                 name=self.name_of(view["current"])
             )
         others = self.names(view.get("waiting", []))
+        if self.seat is None:  # a watcher: who the table waits for ("Watching" says the rest)
+            return _("Waiting for {names}.").format(names=others)
         if not view["need"][self.seat]:
             return _("You have no card to add; waiting for {names}.").format(names=others)
         if phase == FREE_ROAD:
