@@ -38,6 +38,7 @@ def test_a_frame_tampered_with_means_a_reconnection_and_the_game_goes_on(
         relay.close()
     assert relay.connections >= 2, "Ann came back through the relay"
     assert "authentication" in ann.stderr() and "trying again" in ann.stderr()
-    assert "failed authentication" in server.stderr()
+    if upstream:  # (the player's word of it may not outrun the relay hanging up both ends)
+        assert "failed authentication" in server.stderr()
     assert server.result() == ann.result() == bea.result()
     assert "deal verified" in ann.stdout()
