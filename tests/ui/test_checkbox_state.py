@@ -57,6 +57,7 @@ async def test_the_host_form_s_variant_box_is_empty_until_ticked(ascii_mode: boo
         app.screen.query_one("#game", Select).value = "via-gladiola"
         await pilot.pause(0.3)
         app.screen.query_one("#opt-variant_last_card").focus()
-        await pilot.pause(0.3)
         label = "Variant: the game ends"
+        # The form scrolls the focused box into view: under load, not at once.
+        await wait_until(pilot, lambda: label in screen_text(app))
         assert await toggled_with_space(pilot, "opt-variant_last_card", label) == BOXES[ascii_mode]
