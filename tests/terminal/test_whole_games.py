@@ -94,7 +94,9 @@ def finish(term: Terminal) -> str:
 
 # -- Via Gladiola ------------------------------------------------------------------------------------
 
-VG_CARD = re.compile(r"[│|] *([0-9]{1,2}|FIN|GLA|S)[│|]")
+# A card's sides: a solid frame, or the dotted one of a card that cannot be played (ASCII and
+# no colour); each card's index in the hand is the cursor's.
+VG_CARD = re.compile(r"[│|┆:] *([0-9]{1,2}|FIN|GLA|S)[│|┆:]")
 VG_PROMPTS = (" Your turn", " ! ")
 
 
@@ -142,8 +144,8 @@ def colour_is_grey(colour: str) -> bool:
 
 # -- Velonimo ------------------------------------------------------------------------------------------
 
-VN_CARD = re.compile(r"[│|] *(H?\d{1,2})[│|]")
-VN_FACE = re.compile(r"[│|](R|O|Y|G|Bl|P|Br) *[│|]")
+VN_CARD = re.compile(r"[│|┆:] *(H?\d{1,2})[│|┆:]")
+VN_FACE = re.compile(r"[│|┆:](R|O|Y|G|Bl|P|Br) *[│|┆:]")
 VN_PROMPTS = (
     " You lead",
     " Beat ",
@@ -207,7 +209,7 @@ def test_velonimo_in_16_colours(tmp_path: Path) -> None:
 
 # -- Auf Achse -------------------------------------------------------------------------------------------
 
-AA_CARD = re.compile(r"[│|] *(\d{1,3}|P|LF|LC|FR1|FR2)[│|]")
+AA_CARD = re.compile(r"[│|┆:] *(\d{1,3}|P|LF|LC|FR1|FR2)[│|┆:]")
 AA_PROMPTS = (" Your run:", " Odometer:", " Free road", " 1st:", " ! ")
 
 

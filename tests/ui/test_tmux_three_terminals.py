@@ -24,7 +24,7 @@ from tests.ui.tmux import NETCARDS, Tmux
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
-CARD = re.compile(r"[│|] *([0-9]{1,2}|FIN|GLA)[│|]")
+CARD = re.compile(r"[│|┆:] *([0-9]{1,2}|FIN|GLA)[│|┆:]")
 JOIN_PORT = re.compile(r"netcards join\s+\S+?:(\d+)")
 
 
