@@ -234,7 +234,11 @@ def _build_parser() -> argparse.ArgumentParser:
     replay.add_argument("file", type=Path, help="a .replay.json file (saved from the results)")
 
     deck = sub.add_parser("deck", help="print a game's house deck file, to start your own from")
-    decks = sorted(g for g, game in all_games().items() if game.house_deck() is not None)
+    # Those that take a deck option have a house deck; asked without reading the deck files,
+    # which every command would pay for as the parser is built.
+    decks = sorted(
+        g for g, game in all_games().items() if any(s.kind == "deck" for s in game.option_specs)
+    )
     deck.add_argument("game", help=f"one of: {', '.join(decks)} (the games with a deck file)")
     return parser
 
