@@ -71,6 +71,11 @@ def band(km: int) -> int:
     return next(i for i, (top, _colour) in enumerate(BANDS) if km <= top)
 
 
+def on_face(text: str) -> str:
+    """A label or mark of an action card, in the player's language (`NP_("card", ...)`)."""
+    return pgettext("card", text)
+
+
 class AufAchseScreen(GameScreen):
     """Auf Achse.
 
@@ -112,17 +117,14 @@ class AufAchseScreen(GameScreen):
             pips = ("o" if self.ascii_mode else "•") * (band(km) + 1)
             return Look(str(km), pips, BANDS[band(km)][1], self.card_name(card))
         return Look(
-            pgettext("card", LABELS[kind]),
-            pgettext("card", MARKS[kind]),
-            COLOURS[kind],
-            self.card_name(card),
+            on_face(LABELS[kind]), on_face(MARKS[kind]), COLOURS[kind], self.card_name(card)
         )
 
     def label(self, card: int) -> str:
         """The card as on its face: '70', 'P', 'LC'..."""
         deck = self.deck
         kind = deck.kind[card]
-        return str(deck.value[card]) if kind == KM else pgettext("card", LABELS[kind])
+        return str(deck.value[card]) if kind == KM else on_face(LABELS[kind])
 
     def card_name(self, card: int) -> str:
         deck = self.deck

@@ -101,11 +101,15 @@ def play_words(cards: Sequence[int]) -> str:
     return _("{colour} {value}").format(colour=names, value=VALUE[cards[0]])
 
 
+def colour_letter(colour: int) -> str:
+    return pgettext("colour", COLOUR_LETTERS[colour])
+
+
 def short_code(card: int) -> str:
     """A card as on its face, in one word: '5R', '1Bl', 'H35'."""
     if is_hare(card):
         return f"H{VALUE[card]}"
-    return str(VALUE[card]) + pgettext("colour", COLOUR_LETTERS[COLOUR[card]])
+    return str(VALUE[card]) + colour_letter(COLOUR[card])
 
 
 def code_text(cards: Sequence[int]) -> Text:
@@ -224,7 +228,7 @@ class VelonimoScreen(GameScreen):
         colour = COLOUR[card]
         return Look(
             str(value),
-            pgettext("colour", COLOUR_LETTERS[colour]),
+            colour_letter(colour),
             COLOUR_STYLES[colour],
             card_word(card),
         )

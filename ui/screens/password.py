@@ -44,8 +44,7 @@ class PasswordPrompt(ModalScreen[str | None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        if event.value:
-            self.dismiss(event.value)
+        self.action_join()
 
     def action_join(self) -> None:
         value = self.query_one(Input).value
