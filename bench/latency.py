@@ -3,8 +3,14 @@
 A headless host process runs a table whose seats are all remote clients; this process runs five
 bot-driven player clients and twenty spectators on one event loop. For every action we time the
 moment the acting client sends it until the last of the five seats has decoded the update it
-caused. Beside it, in the same run, a bare msgpack echo over loopback TCP with the same payload
-sizes: the floor that any protocol on this machine pays.
+caused. Beside it, in the same run, two floors:
+
+- a bare msgpack echo over loopback TCP with the same payload sizes: what any protocol on this
+  machine pays for one message there and back;
+- the protocol's own shape with nothing else in it: an action sealed to a host process, which
+  seals one msgpack update to each of the five seats (their own ChaCha20-Poly1305 keys), all
+  read and opened on one event loop here. No game, no journal, no checks, raw asyncio
+  protocols: what five encrypted seats cost in Python before the table does anything.
 
     python -m bench.latency [--game via-gladiola] [--games 10] [--spectators 20]
 """
@@ -25,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import msgpack
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 from netcards.bots.base import make_bot
 from protocol.client import GameStarted, SeatTaken, TableClient, ViewChanged
@@ -61,6 +68,120 @@ async def echo_floor(samples: int, size: int) -> list[float]:
         msgpack.unpackb(await reader.readexactly(int.from_bytes(header, "big")))
         times.append(time.perf_counter() - started)
     writer.close()
+    server.kill()
+    return times
+
+
+FLOOR_VIEW = {
+    "hand": [[value, value % 5] for value in range(3, 40, 5)],
+    "walk": [[value, value % 3] for value in range(0, 36, 3)],
+    "hands": [8, 8, 8, 8, 8],
+    "pile": 30,
+    "day": 2,
+    "turn": 1,
+}
+"""About the size of a Via Gladiola update (350-400 bytes packed)."""
+
+
+def floor_keys(seat: int) -> tuple[ChaCha20Poly1305, ChaCha20Poly1305]:
+    """A seat's (to the host, to the seat) keys in the sealed floor; any fixed keys do."""
+    return ChaCha20Poly1305(bytes([seat]) * 32), ChaCha20Poly1305(bytes([seat + 128]) * 32)
+
+
+class FloorLink(asyncio.Protocol):
+    """One end of a floor connection: frames in, each body opened with the next nonce."""
+
+    def __init__(self, seat: int, sealer: ChaCha20Poly1305, opener: ChaCha20Poly1305) -> None:
+        self.seat, self.sealer, self.opener = seat, sealer, opener
+        self.sent = self.read = 0
+        self.buffer = bytearray()
+        self.transport: Any = None
+        self.on_message: Any = None
+
+    def connection_made(self, transport: Any) -> None:
+        self.transport = transport
+
+    def send(self, message: Any) -> None:
+        body = self.sealer.encrypt(self.sent.to_bytes(12, "little"), msgpack.packb(message), None)
+        self.sent += 1
+        self.transport.write(len(body).to_bytes(4, "big") + body)
+
+    def data_received(self, data: bytes) -> None:
+        self.buffer += data
+        while len(self.buffer) >= 4:
+            size = int.from_bytes(self.buffer[:4], "big")
+            if len(self.buffer) < 4 + size:
+                return
+            body = bytes(self.buffer[4 : 4 + size])
+            del self.buffer[: 4 + size]
+            nonce = self.read.to_bytes(12, "little")
+            self.read += 1
+            self.on_message(self, msgpack.unpackb(self.opener.decrypt(nonce, body, None)))
+
+
+def floor_host() -> None:
+    """The floor's host process: every action it opens becomes one sealed update per seat."""
+    links: list[FloorLink] = []
+
+    def fan_out(_link: FloorLink, action: Any) -> None:
+        for link in links:
+            link.send({"type": "update", "seq": action["seq"], "seat": link.seat, **FLOOR_VIEW})
+
+    def accept() -> FloorLink:
+        to_host, to_seat = floor_keys(len(links))
+        link = FloorLink(len(links), to_seat, to_host)
+        link.on_message = fan_out
+        links.append(link)
+        return link
+
+    async def serve() -> None:
+        server = await asyncio.get_running_loop().create_server(accept, "127.0.0.1", 0)
+        print(server.sockets[0].getsockname()[1], flush=True)
+        await asyncio.Event().wait()
+
+    asyncio.run(serve())
+
+
+async def sealed_floor(samples: int, seats: int) -> list[float]:
+    """Round trips from an action sealed to the floor host until every seat has opened and
+    unpacked its update; the seats act in turn, each as soon as the last update is read."""
+    server = subprocess.Popen(
+        [sys.executable, "-m", "bench.latency", "--floor-host"], stdout=subprocess.PIPE, text=True
+    )
+    assert server.stdout is not None
+    port = int(server.stdout.readline())
+    loop = asyncio.get_running_loop()
+    times: list[float] = []
+    got: dict[int, int] = {}
+    started = [0.0]
+    finished = asyncio.Event()
+    links: list[FloorLink] = []
+
+    def act(seq: int) -> None:
+        started[0] = time.perf_counter()
+        links[seq % seats].send({"type": "act", "seq": seq, "action": {"walk": 12}})
+
+    def on_update(_link: FloorLink, update: Any) -> None:
+        seq = update["seq"]
+        got[seq] = got.get(seq, 0) + 1
+        if got[seq] < seats:
+            return
+        del got[seq]
+        times.append(time.perf_counter() - started[0])
+        if len(times) < samples:
+            act(seq + 1)
+        else:
+            finished.set()
+
+    for seat in range(seats):
+        to_host, to_seat = floor_keys(seat)
+        link = FloorLink(seat, to_host, to_seat)
+        link.on_message = on_update
+        await loop.create_connection(lambda link=link: link, "127.0.0.1", port)
+        links.append(link)
+        await asyncio.sleep(0.01)  # the host numbers the seats in the order they connect
+    act(0)
+    await asyncio.wait_for(finished.wait(), 60)
     server.kill()
     return times
 
@@ -175,6 +296,7 @@ async def main_async(args: argparse.Namespace) -> None:
             latencies += game_latencies
             ends += game_ends
         floor = await echo_floor(max(200, len(latencies)), 600)
+        sealed = await sealed_floor(max(200, len(latencies)), args.players)
     ms = 1000.0
     print(f"{args.game}: {args.players} bot-driven seats, {args.spectators} spectators, "
           f"{len(latencies)} actions ({len(ends)} game ends among them)")  # fmt: skip
@@ -183,6 +305,7 @@ async def main_async(args: argparse.Namespace) -> None:
         ("action -> every seat updated", latencies),
         ("  of which game-end actions", ends),
         ("bare msgpack echo", floor),
+        (f"sealed fan-out to {args.players}, no game", sealed),
     ):
         if values:
             print(
@@ -194,6 +317,11 @@ async def main_async(args: argparse.Namespace) -> None:
         f"ratios to the bare echo: p50 {percentile(latencies, 50) / percentile(floor, 50):.1f}x, "
         f"p99 {percentile(latencies, 99) / percentile(floor, 99):.1f}x"
     )
+    print(
+        f"the sealed fan-out to the bare echo: p50 "
+        f"{percentile(sealed, 50) / percentile(floor, 50):.1f}x, "
+        f"p99 {percentile(sealed, 99) / percentile(floor, 99):.1f}x"
+    )
 
 
 def main() -> None:
@@ -203,8 +331,11 @@ def main() -> None:
     parser.add_argument("--spectators", type=int, default=20)
     parser.add_argument("--games", type=int, default=10, help="more games, a steadier p99")
     parser.add_argument("--watch", help=argparse.SUPPRESS)
+    parser.add_argument("--floor-host", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.watch:
+    if args.floor_host:
+        floor_host()
+    elif args.watch:
         asyncio.run(watch(args.watch, args.spectators))
     else:
         asyncio.run(main_async(args))

@@ -19,17 +19,20 @@ import time
 from typing import Any
 
 import msgpack
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 from netcards.bots.base import make_bot
 from netcards.registry import get_game
 from netcards.rng import make_seed
 from protocol.client_connection import ClientConnection
+from protocol.connection import packed
 from protocol.crypto import TablePassword
 from protocol.events import HandshakeDone, NeedData, PasswordKeyNeeded
-from protocol.fanout import updates_by_seat
+from protocol.fanout import update_for, updates_by_seat
 from protocol.host_connection import HostConnection
 from protocol.identity import IdentityKey
-from protocol.messages import Chat, Message, Ping, Update, encode
+from protocol.messages import Chat, Message, Ping, Update, decode, encode
+from protocol.wire import unpack
 
 
 def realistic_messages(players: int = 4, seed: int = 1) -> list[Message]:
@@ -48,6 +51,51 @@ def realistic_messages(players: int = 4, seed: int = 1) -> list[Message]:
             if seq % 10 == 0:
                 out.append(Chat(seat, f"Player {seat}", "nice walk, see you at the finish"))
     return out
+
+
+def update_pieces(seconds: float, players: int = 5) -> None:
+    """What one seat's update costs, piece by piece, from the state to the decoded message:
+    the parts of an action's round trip that the bare echo of `bench.latency` does not pay."""
+    game = get_game("via-gladiola")
+    config = game.make_config(players)
+    state = game.setup(config, make_seed(3))
+    bots = [make_bot("heuristic", game, config, s, make_seed(3 + s)) for s in range(players)]
+    steps: list[tuple[Any, list[Any], int, int]] = []  # (state, events, actor, seq)
+    seq = 0
+    while game.to_act(state) and seq < 60:
+        seat = min(game.to_act(state))
+        action = bots[seat].choose(game.view(state, seat), game.legal_actions(state, seat))
+        events = game.apply(state, seat, action)
+        seq += 1
+        steps.append((game.copy_state(state), events, seat, seq))
+    seats = list(range(players))
+    messages = [
+        update_for(game, st, ev, sq, actor, seat) for st, ev, actor, sq in steps for seat in seats
+    ]
+    payloads = [packed(m, check=False).payload for m in messages]
+    aead = ChaCha20Poly1305(os.urandom(32))
+    nonce = bytes(12)
+    sealed = [aead.encrypt(nonce, p, None) for p in payloads]
+    unpacked = [unpack(p) for p in payloads]
+    pieces = [
+        ("the view and events from the state", lambda i: update_for(game, *steps_for(i))),
+        ("packed (unchecked, as the host does)", lambda i: packed(messages[i], check=False)),
+        ("sealed (ChaCha20-Poly1305)", lambda i: aead.encrypt(nonce, payloads[i], None)),
+        ("opened", lambda i: aead.decrypt(nonce, sealed[i], None)),
+        ("unpacked with the checks (wire.unpack)", lambda i: unpack(payloads[i])),
+        ("unpacked bare (msgpack.unpackb)", lambda i: msgpack.unpackb(payloads[i])),
+        ("decoded into a message (fields, types)", lambda i: decode(unpacked[i])),
+    ]
+
+    def steps_for(i: int) -> tuple[Any, list[Any], int, int, int]:
+        st, ev, actor, sq = steps[i // players]
+        return st, ev, sq, actor, seats[i % players]
+
+    indexes = list(range(len(messages)))
+    print(f"one seat's update, {players}-player Via Gladiola, {len(messages)} updates "
+          f"(median {statistics.median(map(len, payloads)):.0f} bytes): microseconds each")  # fmt: skip
+    for label, piece in pieces:
+        print(f"  {label:<42}{1e6 / rate(piece, indexes, seconds / len(pieces)):>8.1f}")
 
 
 def handshake(host: HostConnection, client: ClientConnection) -> None:
@@ -134,6 +182,7 @@ def main() -> None:
             f"(both ends, in one process; with a password each end runs scrypt once)"
         )
     print(f"one password stretch (scrypt n=2^15, r=8, p=1): {stretch * 1000:.1f} ms")
+    update_pieces(args.seconds)
 
 
 if __name__ == "__main__":
