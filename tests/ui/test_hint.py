@@ -225,3 +225,28 @@ async def test_a_hint_to_pass_clears_the_cards_selected() -> None:
         await pilot.pause()
         assert not hand.selected
         assert "enter plays it" not in screen.prompt()
+
+
+@pytest.mark.parametrize(("key", "said"), [("enter", "It is not your turn yet."), ("r", None)])
+async def test_a_move_key_typed_before_our_turn_says_why_it_does_nothing(
+    key: str, said: str | None
+) -> None:
+    """The key bar shows the move keys greyed while the others play; typed anyway, they change
+    nothing, and the status line says why (the rest key too: it says so itself)."""
+    app = make_app(settings=UserSettings(name="Ann"), random_bytes=seeded(4), bot_delay=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_practice(pilot, "via-gladiola", 3)
+        screen = app.screen
+        client = screen.client
+        await wait_until(pilot, lambda: bool(client.to_act), seconds=30)
+        if client.my_turn:  # we begin: rest, and the bots' turns follow
+            await pilot.press("r")
+        await wait_until(pilot, lambda: client.seq > 0 and not client.my_turn, seconds=30)
+        seq, hand = client.seq, list(client.view["hand"])
+        assert "Waiting for" in screen.prompt()
+        await pilot.press(key)
+        await pilot.pause(0.1)
+        assert screen.message == (said or "It is not your turn yet.")
+        assert client.seq == seq and client.view["hand"] == hand
+        await pilot.press("h")
+        assert screen.message == "A hint is for your own turn."

@@ -516,6 +516,20 @@ class GameScreen(Screen[None]):
             return True if self.my_turn else None
         return True
 
+    def on_key(self, event: events.Key) -> None:
+        """A key the key bar shows greyed (a move, the hint: they wait for this seat's turn) does
+        nothing when typed; the status line says why, so that a key typed too early is not
+        taken for a key the program missed."""
+        if self.seat is None or self.view.get("over"):
+            return
+        active = self.active_bindings.get(event.key)
+        if active is None or active.enabled or active.node is not self:
+            return
+        if active.binding.action == "hint":
+            self.say(_("A hint is for your own turn."))
+        else:
+            self.say(_("It is not your turn yet."))
+
     def action_hand_move(self, step: int) -> None:
         self.query_one(Hand).action_move(step)
 
