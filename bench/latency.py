@@ -177,8 +177,8 @@ async def sealed_floor(samples: int, seats: int) -> list[float]:
         to_host, to_seat = floor_keys(seat)
         link = FloorLink(seat, to_host, to_seat)
         link.on_message = on_update
-        await loop.create_connection(lambda link=link: link, "127.0.0.1", port)
         links.append(link)
+        await loop.create_connection(lambda: links[-1], "127.0.0.1", port)
         await asyncio.sleep(0.01)  # the host numbers the seats in the order they connect
     act(0)
     await asyncio.wait_for(finished.wait(), 60)
