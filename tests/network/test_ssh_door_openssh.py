@@ -53,7 +53,7 @@ def test_openssh_joins_pins_the_tables_key_and_a_killed_ssh_leaves_no_process(
             f"-o SendEnv=LANG -o LogLevel=ERROR -p {ssh_port} ann@127.0.0.1"
         )
         tmux(sock, "new-session", "-d", "-s", "g", "-x", "80", "-y", "24", command)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60  # a whole app starts behind the door: slow when busy
         while "ann (jij)" not in (screen := tmux(sock, "capture-pane", "-p", "-t", "g")):
             assert time.monotonic() < deadline, screen
             time.sleep(0.2)
