@@ -20,10 +20,21 @@ import os
 from pathlib import Path
 from typing import Any
 
+from protocol.address import format_address, parse_address
+
 try:
     import fcntl
 except ImportError:  # not on Windows: there, claims hold nothing
     fcntl = None  # type: ignore[assignment]
+
+
+def same_table(address: str) -> str:
+    """One spelling of a table's address, as known hosts pin it: `127.0.0.1` and
+    `127.0.0.1:47474` (the default port) are one table, so one seat file."""
+    try:
+        return format_address(*parse_address(address))
+    except ValueError:
+        return address
 
 
 class SeatClaim:
@@ -43,7 +54,7 @@ class SeatTokens:
         self.folder = folder
 
     def _path(self, address: str, name: str, suffix: str = ".token") -> Path:
-        key = hashlib.sha256(f"{address}\n{name}".encode()).hexdigest()[:32]
+        key = hashlib.sha256(f"{same_table(address)}\n{name}".encode()).hexdigest()[:32]
         return self.folder / f"{key}{suffix}"
 
     def claim(self, address: str, name: str) -> SeatClaim | None:

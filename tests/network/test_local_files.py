@@ -113,3 +113,24 @@ def test_seat_tokens_keep_the_deal_notes_privately_and_read_old_files(tmp_path: 
     assert tokens.load("h:1", "Ann") is None
     tokens.forget("h:1", "Ann")
     assert not file.exists()
+
+
+def test_a_seat_is_found_however_its_tables_address_was_typed(tmp_path: Path) -> None:
+    """Joined as `127.0.0.1:47474`, rejoined as `127.0.0.1` (the default port): the same table,
+    so the same seat; another port, or another name for the machine, is another table."""
+    from protocol.seat_tokens import SeatTokens
+
+    tokens = SeatTokens(tmp_path / "seats")
+    tokens.save("127.0.0.1:47474", "Ann", b"t" * 32, {})
+    for typed in ("127.0.0.1", " 127.0.0.1:47474 "):
+        assert tokens.load(typed, "Ann") == b"t" * 32, typed
+    for other in ("127.0.0.1:47475", "localhost", "127.0.0.2"):
+        assert tokens.load(other, "Ann") is None, other
+    tokens.save("[::1]:47474", "Bob", b"b" * 32, {})
+    assert tokens.load("::1", "Bob") == b"b" * 32
+    claim = tokens.claim("127.0.0.1", "Ann")
+    assert claim is not None
+    assert tokens.claim("127.0.0.1:47474", "Ann") is None, "one program per seat, however typed"
+    claim.release()
+    tokens.forget("127.0.0.1", "Ann")
+    assert tokens.load("127.0.0.1:47474", "Ann") is None
