@@ -47,7 +47,9 @@ async def test_a_round_end_says_who_scored_what_and_waits_for_a_key() -> None:
         await burst(pilot, "enter", "enter")  # the rest of the burst that ended the round
         assert time.monotonic() - opened < READING
         assert between_deals(app)
+        assert not app.screen.active_bindings["enter"].enabled, "dimmed while not taken"
         await wait_until(pilot, lambda: "Press enter to go on now" in screen_text(app))
+        assert app.screen.active_bindings["enter"].enabled
         await pilot.press("enter")
         assert app.screen is game
 
@@ -61,5 +63,5 @@ async def test_the_summary_closes_by_itself_when_its_countdown_runs_out(
         await start_practice(pilot, "velonimo", 3, {"difficulties": "1,2"})
         game = app.screen
         await play_to_the_end_of_round_one(pilot)
-        assert "Next deal in" in screen_text(app)
+        assert "Next round in" in screen_text(app), "Velonimo's word for what comes next"
         await wait_until(pilot, lambda: app.screen is game, seconds=5)

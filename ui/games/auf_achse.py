@@ -99,6 +99,7 @@ class AufAchseScreen(GameScreen):
     next_part = N_("Next stage")
     previous_part = N_("Previous stage")
     score_title = N_("km")
+    next_deal = N_("Next stage in {n}s.")
     shown_keys: tuple[object, ...] = ()
     """What the Footer's keys were last worked out from (the step and whose turn it is)."""
 

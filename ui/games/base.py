@@ -126,6 +126,8 @@ class GameScreen(Screen[None]):
     """A replay's keys to the next and the previous deal, in this game's word."""
     multi_select: ClassVar[bool] = False
     score_title: ClassVar[str] = N_("score")
+    next_deal: ClassVar[str] = N_("Next deal in {n}s.")
+    """The summary's countdown, in the title's own word for what comes next (day, round...)."""
 
     def __init__(self, session: Session, *, ascii_mode: bool = False) -> None:
         super().__init__()
@@ -470,7 +472,7 @@ class GameScreen(Screen[None]):
         if self.app.screen is not self:
             return  # the rules or a question are open: the log has it
         title, lines = self.deal_summary(ends[-1])
-        self.app.push_screen(BetweenDeals(title, lines))
+        self.app.push_screen(BetweenDeals(title, lines, countdown=_(self.next_deal)))
 
     async def send(self, action: Action) -> None:
         self.message = ""

@@ -180,6 +180,7 @@ class VelonimoScreen(GameScreen):
     previous_part = N_("Previous round")
     multi_select = True
     score_title = N_("points")
+    next_deal = N_("Next round in {n}s.")
 
     def __init__(self, session: Session, *, ascii_mode: bool = False) -> None:
         super().__init__(session, ascii_mode=ascii_mode)

@@ -49,6 +49,7 @@ class ViaGladiolaScreen(GameScreen):
     next_part = N_("Next day")
     previous_part = N_("Previous day")
     score_title = N_("blisters")
+    next_deal = N_("Next day in {n}s.")
 
     def __init__(self, session: Session, *, ascii_mode: bool = False) -> None:
         super().__init__(session, ascii_mode=ascii_mode)

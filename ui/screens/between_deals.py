@@ -35,12 +35,25 @@ class BetweenDeals(ModalScreen[None]):
 
     BINDINGS = [Binding("enter,space,escape", "go_on", N_("Go on"), priority=True)]
 
-    def __init__(self, title: str, lines: list[str], *, seconds: float | None = None) -> None:
+    def __init__(
+        self,
+        title: str,
+        lines: list[str],
+        *,
+        seconds: float | None = None,
+        countdown: str | None = None,
+    ) -> None:
         super().__init__()
+        self.countdown = countdown or _("Next deal in {n}s.")
         self.title_text = title
         self.lines = lines
         self.seconds = SECONDS if seconds is None else seconds
         self.opened = time.monotonic()
+        self.keys_taken = False
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Enter is shown dimmed while the summary cannot be left yet (`READING`)."""
+        return True if action != "go_on" or self.keys_taken else None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -60,9 +73,12 @@ class BetweenDeals(ModalScreen[None]):
         if elapsed >= self.seconds:
             self.dismiss()
             return
-        line = _("Next deal in {n}s.").format(n=left)
+        line = self.countdown.format(n=left)
         if elapsed >= READING:
             line += " " + _("Press enter to go on now.")
+            if not self.keys_taken:
+                self.keys_taken = True
+                self.refresh_bindings()  # the key bar shows enter as taken from now on
         self.query_one("#between-countdown", Static).update(line)
 
     def action_go_on(self) -> None:
