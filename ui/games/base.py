@@ -176,6 +176,13 @@ class GameScreen(Screen[None]):
             self.show_chat(line)
         self.refresh_all()
         self.query_one(Hand).focus()
+        self.watch_clock()
+
+    def watch_clock(self) -> None:
+        """Count the turn clock down once a second while it runs: from the start, when the
+        first turn's clock came while the lobby was still on the screen."""
+        if self.client.clock and self.clock_timer is None:
+            self.clock_timer = self.set_interval(1.0, self.tick_clock)
 
     def on_resize(self, event: events.Resize) -> None:
         self.fit(event.size)
@@ -421,8 +428,7 @@ class GameScreen(Screen[None]):
             self.query_one("#log", RichLog).write(escape("* " + line))
         elif isinstance(notice, LobbyChanged | ClockChanged):
             self.refresh_all()
-            if self.client.clock and self.clock_timer is None:
-                self.clock_timer = self.set_interval(1.0, self.tick_clock)
+            self.watch_clock()
         elif isinstance(notice, HostRefused):
             self.say(notices.refusal(notice.code, notice.text))
         elif isinstance(notice, LinkDown):
