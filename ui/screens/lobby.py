@@ -163,8 +163,9 @@ class LobbyScreen(Screen[None]):
         table.show_cursor = client.owner
         row = table.cursor_row
         table.clear()
+        width = self.player_width()
         if len(table.ordered_columns) > self.PLAYER_COLUMN:
-            table.ordered_columns[self.PLAYER_COLUMN].width = self.player_width()
+            table.ordered_columns[self.PLAYER_COLUMN].width = width
         for info in lobby.seats:
             if info.kind == "open":
                 name, state = Text(_("(open)"), style="dim"), ""
@@ -178,8 +179,11 @@ class LobbyScreen(Screen[None]):
             yes, no = (_("yes"), "-") if getattr(self.app, "ascii_mode", False) else ("✓", "·")
             ready = (yes if info.ready else no) if info.kind != "open" else ""
             cells = [str(info.seat + 1), name, ready, state]
-            # height=None: a long name wraps over two lines (an empty cell would break that)
-            table.add_row(*[cell or " " for cell in cells], height=None)
+            # A long name wraps over the lines it needs, counted here: rows of automatic
+            # height were sometimes drawn blank (rendered and kept before the table had its
+            # styles), until the next repaint of the whole screen.
+            lines = len(name.wrap(self.app.console, width)) if width > 0 else 1
+            table.add_row(*[cell or " " for cell in cells], height=max(1, lines))
         if row is not None and 0 <= row < len(lobby.seats):
             table.move_cursor(row=row)
         note = self.start_note(lobby)
