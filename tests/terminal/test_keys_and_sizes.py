@@ -13,7 +13,10 @@ from tests.terminal.test_whole_games import AA_CARD, hand, open_table
 
 def test_arrows_then_enter_in_one_burst_lay_the_card_reached(tmp_path: Path) -> None:
     with open_table(tmp_path, "auf-achse", 3) as term:
-        screen = term.wait_for(" Your run:")
+        # The prompt can be drawn a moment before the hand's cards: wait for both.
+        screen = term.wait_until(
+            lambda text: " Your run:" in text and len(hand(text, AA_CARD)) >= 3, what="the hand"
+        )
         cards = hand(screen, AA_CARD)
         meant = cards[2]
         term.keys("home", "right", "right", "enter")
