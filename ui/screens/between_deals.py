@@ -49,11 +49,14 @@ class BetweenDeals(ModalScreen[None]):
         self.lines = lines
         self.seconds = SECONDS if seconds is None else seconds
         self.opened = time.monotonic()
-        self.keys_taken = False
+
+    def taking_keys(self) -> bool:
+        """Past `READING`: a key now answers the summary, it is not left from a burst."""
+        return time.monotonic() - self.opened >= READING
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Enter is shown dimmed while the summary cannot be left yet (`READING`)."""
-        return True if action != "go_on" or self.keys_taken else None
+        return True if action != "go_on" or self.taking_keys() else None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -66,6 +69,7 @@ class BetweenDeals(ModalScreen[None]):
         self.opened = time.monotonic()
         self.tick()
         self.set_interval(0.25, self.tick)
+        self.set_timer(READING, self.refresh_bindings)  # the key bar shows enter taken
 
     def tick(self) -> None:
         elapsed = time.monotonic() - self.opened
@@ -76,11 +80,8 @@ class BetweenDeals(ModalScreen[None]):
         line = self.countdown.format(n=left)
         if elapsed >= READING:
             line += " " + _("Press enter to go on now.")
-            if not self.keys_taken:
-                self.keys_taken = True
-                self.refresh_bindings()  # the key bar shows enter as taken from now on
         self.query_one("#between-countdown", Static).update(line)
 
     def action_go_on(self) -> None:
-        if time.monotonic() - self.opened >= READING:
+        if self.taking_keys():
             self.dismiss()

@@ -182,7 +182,7 @@ class LobbyScreen(Screen[None]):
             # A long name wraps over the lines it needs, counted here: rows of automatic
             # height were sometimes drawn blank (rendered and kept before the table had its
             # styles), until the next repaint of the whole screen.
-            lines = len(name.wrap(self.app.console, width)) if width > 0 else 1
+            lines = len(name.wrap(self.app.console, width))  # `player_width` is 10 or more
             table.add_row(*[cell or " " for cell in cells], height=max(1, lines))
         if row is not None and 0 <= row < len(lobby.seats):
             table.move_cursor(row=row)
