@@ -7,7 +7,8 @@ game seed hashes all of them together. Nobody can change a part after seeing ano
 must match the pledge made before any part was known. At the end the host reveals its own part
 and the whole action list, and every client replays the game with its own engine: the commitment
 must match, its own part must be in, and every event it was sent must be exactly what the replay
-produces for its seat.
+produces for its seat, as must every view it was shown, the cards `start` described and the
+result (`netcards.shown` keeps what it was shown).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 
 from netcards.errors import GameError
 from netcards.game import Game, TableConfig
+from netcards.shown import ShownGame, differing_fields, digest
 
 PART_BYTES = 32
 COMMIT_LABEL = b"netcards deal commit v1"
@@ -94,13 +96,18 @@ def verify_game(
     pledges: Mapping[int, bytes] | None = None,
     claimed_seed: bytes | None = None,
     finished: bool = True,
+    shown: ShownGame | None = None,
 ) -> Verdict:
     """Replay the revealed game and compare it with what this seat was sent during play:
     `received` holds (update number, events) for every update, update n being action n's.
 
     `pledges` are the pledges this client saw published before it revealed its own part (None
     if it did not see the deal being made); `claimed_seed` is the seed the host says it used.
-    `finished` False checks a game the host stopped before its end (it closed the table)."""
+    `finished` False checks a game the host stopped before its end (it closed the table).
+    `shown` is everything else the host showed this seat (None for a spectator) and the client
+    kept: each view must be the replay's for this seat at its update, each update's events the
+    replay's however often they were sent, the result the replay's outcome, and the card
+    catalogue the table's deck."""
     verdict = Verdict()
     if commitment(host_part) != commit:
         verdict.problems.append("the host's seed part does not match its commitment")
@@ -116,6 +123,12 @@ def verify_game(
     ):
         verdict.problems.append("our random contribution is not the one used for the deal")
     state = game.setup(config, seed)
+    against = _Against(game, seat, shown or ShownGame())
+    if shown is not None:
+        verdict.problems.extend(shown.problems)
+        if shown.cards is not None and shown.cards != digest(list(game.cards(config))):
+            verdict.problems.append("the card catalogue in 'start' is not this table's deck")
+    against.views(0, state)
     sent = dict(received)
     differs = False
     for index, (actor, data) in enumerate(actions):
@@ -123,21 +136,90 @@ def verify_game(
             events = game.apply(state, actor, game.decode_action(data))
         except GameError as exc:
             verdict.problems.append(f"action {index + 1} (seat {actor}) is illegal: {exc}")
+            verdict.problems.extend(against.problems)
             return verdict
-        shown = sent.pop(index + 1, None)
+        mine = [e.for_seat(seat) for e in events]
+        against.events(index + 1, mine)
+        against.views(index + 1, state)
+        shown_events = sent.pop(index + 1, None)
         if differs:
             continue  # the first difference is the one worth reporting
-        differs = shown is None or [dict(e) for e in shown] != [e.for_seat(seat) for e in events]
-        if shown is None:
+        differs = shown_events is None or [dict(e) for e in shown_events] != mine
+        if shown_events is None:
             verdict.problems.append(f"update {index + 1} never reached us")
         elif differs:
             verdict.problems.append(
                 f"update {index + 1} (seat {actor}'s move) differs from the replay"
             )
-    if finished and game.outcome(state) is None:
+    outcome = game.outcome(state)
+    if finished and outcome is None:
         verdict.problems.append("the revealed actions do not finish the game")
     if sent:
         verdict.problems.append(
             f"we were sent update {min(sent)}, which the revealed actions do not make"
         )
+    verdict.problems.extend(against.problems)
+    verdict.problems.extend(against.beyond(len(actions), reported_updates=bool(sent)))
+    if shown is not None and shown.result is not None:
+        if outcome is None:
+            verdict.problems.append("the host sent a result, but the game it played is not over")
+        else:
+            wrong = differing_fields(shown.result, outcome.to_data())
+            if wrong:
+                verdict.problems.append(f"the result differs from the replay ({', '.join(wrong)})")
     return verdict
+
+
+class _Against:
+    """What the client was shown, held against the replay one update at a time; only the first
+    difference of each kind is reported (what follows from it says nothing new)."""
+
+    def __init__(self, game: Game[Any], seat: int | None, shown: ShownGame) -> None:
+        self.game, self.seat = game, seat
+        self.shown_views = shown.views_at()
+        self.shown_events: dict[int, list[tuple[bytes, str]]] = {}
+        for (seq, events_digest), where in shown.events.items():
+            self.shown_events.setdefault(seq, []).append((events_digest, where))
+        self.problems: list[str] = []
+        self.view_differs = self.events_differ = False
+
+    def views(self, seq: int, state: Any) -> None:
+        shown = self.shown_views.pop(seq, ())
+        if not shown or self.view_differs:
+            return
+        game = self.game
+        view = game.public_view(state) if self.seat is None else game.view(state, self.seat)
+        to_act = sorted(game.to_act(state))
+        for each in shown:
+            difference = each.difference(view, to_act)
+            if difference is not None:
+                self.problems.append(difference)
+                self.view_differs = True
+                return
+
+    def events(self, seq: int, real: list[dict[str, Any]]) -> None:
+        shown = self.shown_events.pop(seq, ())
+        if not shown or self.events_differ:
+            return
+        real_digest = digest(real)
+        for events_digest, where in shown:
+            if events_digest != real_digest:
+                self.problems.append(f"the events of {where} differ from the replay")
+                self.events_differ = True
+                return
+
+    def beyond(self, actions: int, reported_updates: bool) -> list[str]:
+        """What we were shown of updates the revealed actions do not make (an update already
+        reported from the log is not reported again)."""
+        out = []
+        for seq in sorted(self.shown_views):
+            if seq > actions:
+                out.append(
+                    f"we were shown {self.shown_views[seq][0].label}, which the revealed "
+                    "actions do not make"
+                )
+                break
+        later = [seq for seq in self.shown_events if seq > actions]
+        if later and not reported_updates:
+            out.append(f"we were shown update {min(later)}, which the revealed actions do not make")
+        return out

@@ -23,6 +23,7 @@ from netcards.fairdeal import Verdict, combine, verify_game
 from netcards.game import Game, Outcome, TableConfig
 from netcards.registry import get_game
 from netcards.replay import Replay, from_finished_game
+from netcards.shown import ShownGame
 from protocol.address import format_address, parse_address
 from protocol.client_connection import ClientConnection
 from protocol.deal_witness import DealTampered, DealWitness
@@ -270,6 +271,8 @@ class TableClient:
     log: list[dict[str, Any]] = field(default_factory=list)
     steps: list[tuple[int, tuple[dict[str, Any], ...]]] = field(default_factory=list)
     """(update number, its events) for every update so far: the log, numbered for the audit."""
+    shown: ShownGame = field(default_factory=ShownGame)
+    """What the host showed us of the game (views, events, result, start), for the audit."""
     chat: list[ChatLine] = field(default_factory=list)
     notices: list[TableSays] = field(default_factory=list)
     clock: dict[int, float] = field(default_factory=dict)
@@ -560,8 +563,10 @@ class TableClient:
             for step in message.steps:
                 self.steps.append((step.seq, step.events))
                 self.log.extend(step.events)
+                self.shown.on_events(step.seq, step.events, history=True)
         elif isinstance(message, Snapshot):
             self.view, self.to_act, self.seq = message.view, message.to_act, message.seq
+            self.shown.on_view(message.seq, message.view, message.to_act, snapshot=True)
             self.awaiting = False
             self._notify(ViewChanged(()))
         elif isinstance(message, Update):
@@ -570,6 +575,8 @@ class TableClient:
                 self.awaiting = False
             self.steps.append((message.seq, message.events))
             self.log.extend(message.events)
+            self.shown.on_events(message.seq, message.events, history=False)
+            self.shown.on_view(message.seq, message.view, message.to_act, snapshot=False)
             self._notify(ViewChanged(message.events))
         elif isinstance(message, Chat):
             line = ChatLine(message.seat, message.name, message.text)
@@ -615,6 +622,7 @@ class TableClient:
                 self.outcome = Outcome.from_data(message.outcome)
             except (KeyError, TypeError, ValueError):
                 raise Fatal("the host sent a malformed result") from None
+            self.shown.on_result(message.outcome)
             self._notify(GameOver(self.outcome))
             # The audit follows: a replay of the whole game that nobody waits for. A pause first,
             # so that the last update is shown everywhere before that work (by the other clients
@@ -652,6 +660,7 @@ class TableClient:
             return
         self._heard_taken_back.add(heard)
         if self.seq >= first:
+            self.shown.taken_back(first)
             self._notify_table("taken_back", count=self.seq - first + 1)
 
     async def _witness(self, message: Commit | Pledges | Start) -> None:
@@ -695,6 +704,16 @@ class TableClient:
             )
         self.game, self.config, self.names = game, config, start.names
         self.cards = [dict(c) for c in start.cards]
+        facts = {
+            "game": start.game,
+            "rules_version": start.rules_version,
+            "players": start.players,
+            "options": start.options,
+            "seat": start.seat,
+            "commitment": start.commitment,
+            "parts": {c.seat: c.part for c in start.contributions},
+        }
+        self.shown.on_start(facts, start.cards)
         self.seat = start.seat
         self._contributions = {c.seat: c.part for c in start.contributions}
         self._notify(GameStarted(config, start.seat, start.names))
@@ -725,6 +744,7 @@ class TableClient:
             pledges=deal.pledges if deal.saw_the_deal else None,
             claimed_seed=audit.seed,
             finished=not self.host_closed,
+            shown=self.shown,
         )
         self.verdict.problems.extend(deal.problems(self.seat))
         self.verdict.caveats.extend(deal.caveats())

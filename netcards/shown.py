@@ -1,0 +1,162 @@
+"""What a client was shown of a game, kept small, to be held against the replay at the end.
+
+The end-of-game check must cover everything the host showed and the client kept: every view
+(the first snapshot, each update's, each snapshot after coming back), every update's events
+(live, and again in a `history` after coming back: the two may not differ), the result, and
+the parts of `start` that the game determines. A whole game's views for one seat would be
+needlessly big to keep, so each is kept as a digest of each of its top-level fields: enough to
+tell whether it is the replay's view, and to name the fields that differ.
+
+Digests are of a canonical form of the plain data a message carries: a list and a tuple are
+the same (the wire does not tell them apart), a map's order does not count, and a bool is not
+the integer it equals in Python.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+DIGEST_BYTES = 16
+
+
+def _feed(h: Any, data: Any) -> None:
+    if data is None:
+        h.update(b"n")
+    elif isinstance(data, bool):
+        h.update(b"t" if data else b"f")
+    elif isinstance(data, int):
+        h.update(b"i%d;" % data)
+    elif isinstance(data, float):
+        h.update(b"d" + repr(data).encode() + b";")
+    elif isinstance(data, str):
+        raw = data.encode()
+        h.update(b"s%d:" % len(raw) + raw)
+    elif isinstance(data, bytes | bytearray):
+        h.update(b"b%d:" % len(data) + bytes(data))
+    elif isinstance(data, Mapping):
+        items = sorted((digest(k), v) for k, v in data.items())
+        h.update(b"m%d:" % len(items))
+        for key, value in items:
+            h.update(key)
+            _feed(h, value)
+    elif isinstance(data, list | tuple):
+        h.update(b"l%d:" % len(data))
+        for item in data:
+            _feed(h, item)
+    else:
+        raise TypeError(f"not plain data: {type(data).__name__}")
+
+
+def digest(data: Any) -> bytes:
+    """A digest of plain data that two equal payloads share, however they were built."""
+    h = hashlib.blake2b(digest_size=DIGEST_BYTES)
+    _feed(h, data)
+    return h.digest()
+
+
+def field_digests(data: Mapping[str, Any]) -> tuple[tuple[str, bytes], ...]:
+    """A map as (key, digest of its value), in key order: what is kept of a view or a result."""
+    return tuple(sorted((str(k), digest(v)) for k, v in data.items()))
+
+
+def differing_fields(kept: Iterable[tuple[str, bytes]], real: Mapping[str, Any]) -> list[str]:
+    """The fields whose value is not the real one (a field one side lacks included)."""
+    mine = dict(kept)
+    theirs = dict(field_digests(real))
+    return sorted(k for k in mine.keys() | theirs.keys() if mine.get(k) != theirs.get(k))
+
+
+@dataclass(frozen=True)
+class ShownView:
+    """A view the client was shown, as of update `seq` (0: before the first action)."""
+
+    seq: int
+    label: str
+    fields: tuple[tuple[str, bytes], ...]
+    to_act: tuple[int, ...]
+
+    def difference(self, view: Mapping[str, Any], to_act: Sequence[int]) -> str | None:
+        """How this view is not `view` (with `to_act` acting), in words; None if it is."""
+        wrong = differing_fields(self.fields, view)
+        if tuple(sorted(to_act)) != self.to_act:
+            wrong.append("who must act")
+        if not wrong:
+            return None
+        return f"{self.label} differs from the replay ({', '.join(wrong)})"
+
+
+START_FACTS = ("game", "rules_version", "players", "options", "seat", "commitment", "parts")
+"""The parts of `start` that the game and its deal determine (the names are the host's word)."""
+
+
+@dataclass
+class ShownGame:
+    """Everything a client kept of what the host showed it, for the end-of-game check."""
+
+    views: list[ShownView] = field(default_factory=list)
+    events: dict[tuple[int, bytes], str] = field(default_factory=dict)
+    """(update number, digest of its events) -> where we were shown them first."""
+    result: tuple[tuple[str, bytes], ...] | None = None
+    cards: bytes | None = None
+    """The digest of the card catalogue of the first `start`."""
+    start: dict[str, bytes] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+    """What could be told without the replay: two `start`s of one game that disagree."""
+    _seen_views: set[tuple[int, tuple[tuple[str, bytes], ...], tuple[int, ...]]] = field(
+        default_factory=set
+    )
+
+    def on_start(self, facts: Mapping[str, Any], cards: Sequence[Any]) -> None:
+        """A `start`: the first one is kept; a later one (on coming back) must say the same."""
+        digests = {name: digest(facts.get(name)) for name in START_FACTS}
+        if not self.start:
+            self.start, self.cards = digests, digest(list(cards))
+            return
+        wrong = [name for name in START_FACTS if digests[name] != self.start[name]]
+        if digest(list(cards)) != self.cards:
+            wrong.append("cards")
+        if wrong:
+            self.problems.append(
+                f"the 'start' sent again on coming back differs from the first ({', '.join(wrong)})"
+            )
+
+    def on_view(
+        self, seq: int, view: Mapping[str, Any], to_act: Sequence[int], *, snapshot: bool
+    ) -> None:
+        fields = field_digests(view)
+        acting = tuple(sorted(to_act))
+        key = (seq, fields, acting)
+        if key in self._seen_views:
+            return  # the same view again (a snapshot after a reconnect): nothing new to check
+        self._seen_views.add(key)
+        if snapshot:
+            first = not self.views
+            label = "the first snapshot" if first else f"the snapshot at update {seq}"
+        else:
+            label = f"the view after update {seq}"
+        self.views.append(ShownView(seq, label, fields, acting))
+
+    def on_events(self, seq: int, events: Sequence[Mapping[str, Any]], *, history: bool) -> None:
+        key = (seq, digest([dict(e) for e in events]))
+        if key not in self.events:
+            where = "in the history sent on coming back" if history else "as it was played"
+            self.events[key] = f"update {seq} {where}"
+
+    def on_result(self, outcome: Mapping[str, Any]) -> None:
+        self.result = field_digests(outcome)
+
+    def taken_back(self, first: int) -> None:
+        """The host came back from a crash without action `first` and the later ones: what we
+        were shown of them was of a game that is decided again, so it is not held against it."""
+        self.views = [v for v in self.views if v.seq < first]
+        self._seen_views = {k for k in self._seen_views if k[0] < first}
+        self.events = {k: w for k, w in self.events.items() if k[0] < first}
+
+    def views_at(self) -> dict[int, list[ShownView]]:
+        out: dict[int, list[ShownView]] = {}
+        for view in self.views:
+            out.setdefault(view.seq, []).append(view)
+        return out
