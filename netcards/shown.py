@@ -1,4 +1,5 @@
-"""What a client was shown of a game, kept small, to be held against the replay at the end.
+"""What a client was shown of a game, kept small, to be held against the replay at the end
+(`docs/protocol.md`, section 7, step 8, says what is checked).
 
 The end-of-game check must cover everything the host showed and the client kept: every view
 (the first snapshot, each update's, each snapshot after coming back), every update's events
