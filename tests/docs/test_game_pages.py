@@ -68,8 +68,13 @@ def expected_tables(game: Game[Any]) -> dict[str, tuple[list[tuple[str, ...]], t
 
 @pytest.mark.parametrize("game", GAMES, ids=IDS)
 def test_the_page_s_tables_are_the_game_s_declarations(game: Game[Any]) -> None:
-    tables = marked_tables(page(game))
     expected = expected_tables(game)
+    # Other marked tables (the order of events, say) are held to the code by their own tests.
+    tables = {
+        name: rows
+        for name, rows in marked_tables(page(game)).items()
+        if name == "options" or name.startswith("shape: ")
+    }
     assert sorted(set(expected) - set(tables)) == [], "tables the page lacks"
     assert sorted(set(tables) - set(expected)) == [], "tables of things the game does not have"
     for name, (rows, fields) in expected.items():
