@@ -22,6 +22,10 @@ TAG_SIZE = 16
 MAX_PLAINTEXT = MAX_FRAME - TAG_SIZE
 """Largest msgpack payload of an encrypted frame."""
 
+MAX_TURN_CLOCK = 86_400
+"""The longest turn clock a host offers, in seconds (a day): far beyond any game, and well
+inside the wire's milliseconds (`turn_clock_ms`, at most 4294967295)."""
+
 MAX_DEPTH = 16
 """Most nested containers in one message, the message's own map counting as one."""
 

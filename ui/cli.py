@@ -23,6 +23,7 @@ from netcards.registry import all_games, get_game
 from netcards.table import Table, clean_name
 from protocol.address import DEFAULT_PORT, DEFAULT_SSH_PORT, AddressError
 from protocol.journal_file import JournalError
+from protocol.limits import MAX_TURN_CLOCK
 from protocol.settings import DISCOVERY_PORT
 from ui.journals import new_journal_path
 
@@ -58,6 +59,17 @@ def some_seconds(text: str) -> float:
     value = seconds(text)
     if value == 0:
         raise argparse.ArgumentTypeError("must be more than 0 seconds")
+    return value
+
+
+def turn_clock(text: str) -> float:
+    """A turn clock: 0 for none, or 0.001 (the wire's millisecond) to a day, in seconds. A
+    clock under a millisecond would be announced as 0 ("no clock") while bots played at once."""
+    value = seconds(text)
+    if value and not 0.001 <= value <= MAX_TURN_CLOCK:
+        raise argparse.ArgumentTypeError(
+            f"a turn clock is 0 (none) or 0.001 to {MAX_TURN_CLOCK} seconds, not {text}"
+        )
     return value
 
 
@@ -164,7 +176,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     host.add_argument(
         "--turn-clock",
-        type=seconds,
+        type=turn_clock,
         default=0.0,
         metavar="SECONDS",
         help="time for each decision; then a bot plays it (default: no clock)",

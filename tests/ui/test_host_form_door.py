@@ -90,3 +90,13 @@ async def test_a_busy_door_port_is_named_and_its_field_focused() -> None:
             assert f"{busy}" in words(pilot) and "SSH door" in words(pilot), words(pilot)
             assert on(pilot, "HostSetupScreen") and app.session is None
             assert app.screen.focused is app.screen.query_one("#ssh-port")
+
+
+async def test_a_turn_clock_longer_than_a_day_is_said_on_the_form() -> None:
+    app = make_app(settings=UserSettings(name="Ann"), ascii_mode=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_form(pilot, clock="99999999999999999999")
+        said = "the turn clock is at most 86400 seconds"
+        await wait_until(pilot, lambda: said in words(pilot), 10)
+        assert on(pilot, "HostSetupScreen") and app.session is None, "no table was opened"
+        assert app.screen.focused is app.screen.query_one("#clock")

@@ -21,6 +21,7 @@ from netcards.errors import GameError
 from netcards.options import OptionSpec
 from netcards.registry import all_games, get_game
 from protocol.address import DEFAULT_PORT, DEFAULT_SSH_PORT
+from protocol.limits import MAX_TURN_CLOCK
 from protocol.messages import Lobby
 from ui.bot_levels import level_choice
 from ui.i18n import N_, _, ngettext
@@ -279,6 +280,11 @@ class HostSetupScreen(Screen[TablePlan | None]):
         port_text = self.query_one("#port", Input).value.strip() or str(DEFAULT_PORT)
         password = self.query_one("#password", Input).value
         clock = self.query_one("#clock", Input).value.strip()
+        if clock and int(clock) > MAX_TURN_CLOCK:
+            raise FieldError(
+                _("the turn clock is at most {limit} seconds (a day)").format(limit=MAX_TURN_CLOCK),
+                "clock",
+            )
         ssh_port = self.query_one("#ssh-port", Input).value.strip()
         if ssh_port and not 0 <= int(ssh_port) <= 65535:
             raise FieldError(_("the SSH door's port is between 0 and 65535"), "ssh-port")
