@@ -252,6 +252,9 @@ class TableClient:
     """Called with every message the host sends us, decrypted (for `netcards bot --log`)."""
     deal: DealWitness = field(default_factory=DealWitness)
     """What we saw of the deal being made (restored from disk by a restarted program)."""
+    keep_deal: Callable[[DealWitness], None] | None = None
+    """Writes the deal notes to disk; called whenever they change, before the pledge or the
+    part they record is sent, so that a restarted program never forgets a part it revealed."""
 
     # What the table looks like now.
     fingerprint: str = ""
@@ -309,6 +312,8 @@ class TableClient:
         self._acted_at: int | None = None
         self._shown_before: Counter[ChatLine] | None = None
         """This session's `earlier` chat lines still to be matched with lines already shown."""
+        self._linked = False
+        """This link has taken its seat (or its spectator's place)."""
 
     # -- what a player does ------------------------------------------------------------------------
 
@@ -453,6 +458,7 @@ class TableClient:
 
     async def _session(self) -> None:
         self._shown_before = None
+        self._linked = False
         self._handshaking = False
         reader, writer = await asyncio.wait_for(
             asyncio.open_connection(self.host, self.port, limit=2**16),
@@ -548,6 +554,9 @@ class TableClient:
             self.seat, self.owner = message.seat, message.owner
             if message.token is not None:
                 self.token = message.token
+            if not self._linked:  # a `seated` later on this link is the lobby renumbering seats
+                self._linked = True
+                self.deal.on_link(resumed=message.resumed)
             self._notify(SeatTaken(message.seat, message.owner, message.resumed))
         elif isinstance(message, Lobby):
             self.lobby = message
@@ -598,8 +607,9 @@ class TableClient:
             self.clock = {e.seat: now + e.ms / 1000 for e in message.left}
             self._notify(ClockChanged())
         elif isinstance(message, Error) and message.code == "bad_token" and self.token:
+            # The deal notes stay: they are of the table, not of the seat. A host that saw our
+            # part and now forgets our seat is making the deal again (`DealWitness.on_link`).
             self.token = None
-            self.deal = DealWitness()  # the notes were of the seat the host does not know
             self._notify(TokenRefused(message.text))
             raise JoinAgain()
         elif isinstance(message, Error):
@@ -669,10 +679,12 @@ class TableClient:
             mine = self.deal.on_commit(
                 message.commitment, message.seats, self.seat, self.random_bytes
             )
+            self._keep_deal()
             if mine is not None:
                 await self._send(Pledge(mine))
         elif isinstance(message, Pledges):
             part = self.deal.on_pledges({p.seat: p.commitment for p in message.pledges}, self.seat)
+            self._keep_deal()  # on disk before the host can know our part
             if part is not None:
                 await self._send(Contribute(part))
         else:
@@ -680,7 +692,13 @@ class TableClient:
             if len(parts) != len(message.contributions):
                 raise DealTampered("the host published two seed parts for one seat")
             self.deal.on_start(message.commitment, parts)
+            self._keep_deal()
             self._on_start(message)
+
+    def _keep_deal(self) -> None:
+        if self.keep_deal is not None:
+            with contextlib.suppress(OSError):  # a full disk costs only the memory of a restart
+                self.keep_deal(self.deal)
 
     async def _refuse_deal(self, reason: str) -> None:
         """Leave before playing a card of a deal the host may have chosen, and say why."""

@@ -4,13 +4,17 @@ The fair deal is only as good as the client's memory: a host that could send a n
 in `start`, or publish a contribution nobody pledged, could choose the deal after seeing the
 players' parts. So a client keeps the first host commitment it saw from a table and the pledges
 published in the round it revealed its part in, and refuses any later message that changes them
-or adds a contributor (`DealTampered`), before it plays a single card of such a deal. A deal
-made again after this client revealed its part is not refused (a player may really have left at
-that moment) but remembered, and the end-of-game check says so: the host could have chosen
-between the deals.
+or adds a contributor (`DealTampered`), before it plays a single card of such a deal.
 
-The notes round-trip through `to_data`/`from_data` so that a restarted program still holds the
-host to what it saw before.
+A deal made again once parts were out (our own revealed, or the pledges of others published,
+or a game already dealt) is a re-deal: the host has seen a seed and may be throwing it away.
+It is not refused (a player may really have left at that moment) but counted, and the
+end-of-game check says "deal NOT verified" with the count. The host cannot make us forget: the
+notes outlive the connection, a refused seat token (`bad_token`), a new seat, a restart of the
+host (a new table there, with a new commitment, is adopted only as one more re-deal) and a
+restart of our own program (they round-trip through `to_data`/`from_data`, and the client
+writes them to disk before it sends a pledge or its part). Only a finished check, or our own
+user leaving, ends them.
 """
 
 from __future__ import annotations
@@ -39,10 +43,39 @@ class DealWitness:
     revealed: bool = False
     """Our part of the current round has been sent: from now on the host knows it."""
     redeals_after_reveal: int = 0
+    """Deals made again after our own part was out."""
+    redeals_after_others: int = 0
+    """Deals made again after other players' parts were out (published pledges), not ours."""
     started: bool = False
     """A `start` matched everything above: the deal of the game is the one we witnessed."""
     saw_the_deal: bool = False
     """We saw the commitment before the game started (not a spectator who came in later)."""
+    maybe_new_table: bool = False
+    """This link did not take back our seat (a new seat, a spectator's, or our token refused):
+    the host may be another table now, with another commitment. Not kept on disk: a restarted
+    program is on a new link anyway."""
+    catching_up: bool = False
+    """No deal message yet on this link: a `commit` may be the host repeating our round."""
+    repeated: bool = False
+    """The round's `commit` came again on a new link and was taken for the same round, until
+    its `pledges` show whether it is."""
+
+    def on_link(self, resumed: bool) -> None:
+        """A new link to the table took a seat (or a spectator's place); `resumed` if the host
+        gave us back our seat."""
+        self.catching_up = True
+        self.maybe_new_table = not resumed
+
+    @property
+    def parts_out(self) -> bool:
+        """Some part of the current round (or of the game dealt) may be known to the host."""
+        return self.started or self.revealed or bool(self.pledges)
+
+    def _count_redeal(self) -> None:
+        if self.revealed:
+            self.redeals_after_reveal += 1
+        elif self.parts_out:
+            self.redeals_after_others += 1
 
     def on_commit(
         self,
@@ -52,34 +85,59 @@ class DealWitness:
         random: Callable[[int], bytes],
     ) -> bytes | None:
         """A new round: check the host's commitment; the pledge to send if we are asked."""
-        if self.started:
+        new_table, self.maybe_new_table = self.maybe_new_table, False
+        catching_up, self.catching_up = self.catching_up, False
+        if self.started and not new_table:
             raise DealTampered("the host began a new deal after the game had started")
-        if self.host_commitment is None:
+        if self.host_commitment is None or new_table:
+            # A table that does not know our seat may be a new one, with a part of its own: its
+            # commitment is taken, and whatever was out of the last one counts as a re-deal.
+            if self.host_commitment != commitment:
+                self._count_redeal()
+                self._new_round()
             self.host_commitment = commitment
         elif commitment != self.host_commitment:
             raise DealTampered("the host changed its commitment to its seed part between two deals")
-        if self.revealed:
-            self.redeals_after_reveal += 1
+        seats = frozenset(seats)
+        if catching_up and not self.started and self.asked == seats:
+            # The round we were in, sent again to a new link, or a new round with the same seats:
+            # its pledges will tell (the same ones bind the same parts, so the same deal).
+            self.repeated = True
+            self.saw_the_deal = True
+            return None
+        self._count_redeal()
+        self._new_round()
         self.saw_the_deal = True
-        self.asked = frozenset(seats)
-        self.pledges = None
-        self.revealed = False
-        self.my_part = self.my_pledge = None
+        self.asked = seats
         if seat is None or seat not in self.asked:
             return None
         self.my_part = random(PART_BYTES)
         self.my_pledge = pledge(seat, self.my_part)
         return self.my_pledge
 
+    def _new_round(self) -> None:
+        self.asked = None
+        self.pledges = None
+        self.revealed = self.started = self.repeated = False
+        self.my_part = self.my_pledge = None
+
     def on_pledges(self, pledges: Mapping[int, bytes], seat: int | None) -> bytes | None:
         """The pledges the host publishes; our part to reveal if ours is among them, unchanged."""
         if self.asked is None:
             raise DealTampered("the host published pledges before committing to its own part")
         pledges = dict(pledges)
+        repeated, self.repeated = self.repeated, False
+        self.catching_up = False
+        if self.pledges is not None and pledges == self.pledges:
+            return None  # sent again (to a new link): the same round, our part already out
         if self.pledges is not None:
-            if pledges != self.pledges:
+            if not repeated:
                 raise DealTampered("the host changed the published pledges")
-            return None
+            # Not the round we were in after all: a new one, made after those parts were out.
+            asked = self.asked
+            self._count_redeal()
+            self._new_round()
+            self.asked = asked
         invented = sorted(set(pledges) - self.asked)
         if invented:
             raise DealTampered(
@@ -96,6 +154,7 @@ class DealWitness:
 
     def on_start(self, commitment: bytes, contributions: Mapping[int, bytes]) -> None:
         """The deal the game is played with: it must be exactly the one we witnessed."""
+        self.catching_up = self.maybe_new_table = False
         if not self.saw_the_deal:
             if self.host_commitment is None:
                 self.host_commitment = commitment
@@ -126,6 +185,11 @@ class DealWitness:
                 f"the deal was made again {self.redeals_after_reveal} time(s) after our seed part "
                 "had been revealed: the host could have chosen between deals"
             )
+        if self.redeals_after_others:
+            out.append(
+                f"the deal was made again {self.redeals_after_others} time(s) after the players' "
+                "seed parts had been published: the host could have chosen between deals"
+            )
         return out
 
     def caveats(self) -> list[str]:
@@ -138,7 +202,7 @@ class DealWitness:
         """Our part, if it is one of the deal's parts."""
         return self.my_part if self.revealed else None
 
-    # -- kept on disk with the seat token ---------------------------------------------------------
+    # -- kept on disk beside the seat token ---------------------------------------------------------
 
     def to_data(self) -> dict[str, Any]:
         def hx(b: bytes | None) -> str | None:
@@ -154,6 +218,7 @@ class DealWitness:
             "my_pledge": hx(self.my_pledge),
             "revealed": self.revealed,
             "redeals_after_reveal": self.redeals_after_reveal,
+            "redeals_after_others": self.redeals_after_others,
             "started": self.started,
             "saw_the_deal": self.saw_the_deal,
         }
@@ -186,6 +251,7 @@ class DealWitness:
             my_pledge=bx(data["my_pledge"]),
             revealed=bool(data["revealed"]),
             redeals_after_reveal=int(data["redeals_after_reveal"]),
+            redeals_after_others=int(data.get("redeals_after_others", 0)),
             started=bool(data["started"]),
             saw_the_deal=bool(data["saw_the_deal"]),
         )

@@ -1,10 +1,14 @@
 """Seat tokens kept on disk, so that a player whose program died rejoins their seat by simply
 starting it again (`netcards join ADDRESS`, `netcards bot ADDRESS`).
 
-Next to the token the file keeps the client's notes on the deal (`DealWitness.to_data`): what
-the host committed to and what was pledged before our part was revealed. A restarted program
-then holds the host to the same deal instead of believing whatever it is told next. The file
-is readable by the user alone and deleted when the game is over.
+Beside the token, in a file of its own, the client keeps its notes on the deal
+(`DealWitness.to_data`): what the host committed to, what was pledged, and whether our part was
+revealed. They are keyed as the token is, by the table's address as its key is pinned there
+and the player's name, not by the token: a host that refuses our token (`bad_token`) or comes
+back as a new table must not make us forget that it has seen our part. So forgetting the token
+leaves the notes; they go only once the deal has been checked (`forget_deal`). Both files are
+readable by the user alone. A restarted program then holds the host to the same deal instead of
+believing whatever it is told next.
 
 Two programs of one user at one table under one name would read the same file and hold the
 same token, and each would push the other out of the seat in turn. So a program that plays a
@@ -91,18 +95,40 @@ class SeatTokens:
         return token if len(token) == 32 else None
 
     def load_deal(self, address: str, name: str) -> dict[str, Any] | None:
-        """The deal notes saved with the token, if any."""
-        deal = self._read(address, name).get("deal")
+        """The deal notes kept for this table and name (an earlier release kept them inside the
+        token's file), if any."""
+        try:
+            deal = json.loads(self._path(address, name, ".deal").read_text())
+        except (OSError, ValueError):
+            deal = self._read(address, name).get("deal")
         return deal if isinstance(deal, dict) else None
 
     def save(
         self, address: str, name: str, token: bytes, deal: dict[str, Any] | None = None
     ) -> None:
+        self._write(self._path(address, name), {"token": token.hex()})
+        if deal is not None:
+            self.save_deal(address, name, deal)
+
+    def save_deal(self, address: str, name: str, deal: dict[str, Any]) -> None:
+        """The notes, whole on disk before this returns (a crash leaves the old ones or these)."""
+        path = self._path(address, name, ".deal")
+        fresh = path.with_suffix(".deal-new")
+        self._write(fresh, deal, sync=True)
+        os.replace(fresh, path)
+
+    def _write(self, path: Path, data: dict[str, Any], sync: bool = False) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
-        path = self._path(address, name)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w") as f:
-            f.write(json.dumps({"token": token.hex(), "deal": deal}))
+            f.write(json.dumps(data))
+            if sync:
+                f.flush()
+                os.fsync(f.fileno())
 
     def forget(self, address: str, name: str) -> None:
+        """The seat token only: the deal notes stay until the deal is checked."""
         self._path(address, name).unlink(missing_ok=True)
+
+    def forget_deal(self, address: str, name: str) -> None:
+        self._path(address, name, ".deal").unlink(missing_ok=True)

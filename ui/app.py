@@ -22,7 +22,14 @@ from textual.command import CommandPalette, SearchIcon
 from textual.filter import LineFilter
 from textual.screen import Screen
 
-from protocol.client import Failed, GameStarted, SeatTaken, TableClosed, TokenRefused
+from protocol.client import (
+    DealChecked,
+    Failed,
+    GameStarted,
+    SeatTaken,
+    TableClosed,
+    TokenRefused,
+)
 from protocol.deal_witness import DealWitness
 from protocol.messages import Lobby
 from protocol.seat_tokens import SeatClaim, SeatTokens
@@ -341,6 +348,9 @@ class NetcardsApp(App[None]):
             trust=self.ask_trust,
             token=None if spectator else tokens.load(address, name),
             deal=None if spectator else DealWitness.restore(tokens.load_deal(address, name)),
+            keep_deal=None if spectator else (
+                lambda deal: tokens.save_deal(address, name, deal.to_data())
+            ),
         )  # fmt: skip
         self.session = session
         await self._to_screen(LobbyScreen(session))
@@ -387,6 +397,13 @@ class NetcardsApp(App[None]):
     def on_session_notice(self, message: SessionNotice) -> None:
         notice = message.notice
         session = self.session
+        if session is not None and (
+            isinstance(notice, DealChecked)
+            or (isinstance(notice, TableClosed) and notice.verdict is not None)
+        ):  # the deal is checked (or refused) and the user told: its notes are done with
+            SeatTokens(data_dir() / "seats").forget_deal(
+                session.client.address, session.client.name
+            )
         if isinstance(notice, TableClosed):
             self.table_closed(notice)
             return

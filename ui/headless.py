@@ -273,6 +273,7 @@ async def _play_as_bot(
         token=tokens.load(address, name),
         trace=message_tracer(trace) if trace is not None else None,
         deal=DealWitness.restore(tokens.load_deal(address, name)),
+        keep_deal=lambda deal: tokens.save_deal(address, name, deal.to_data()),
     )
     runner = asyncio.create_task(client.run())
     bot: Any = None
@@ -346,6 +347,7 @@ async def _play_as_bot(
                 )
             elif isinstance(notice, DealChecked):
                 tokens.forget(address, name)
+                tokens.forget_deal(address, name)  # checked (or refused) and said: done with
                 if notice.verdict.ok:
                     out.write("deal verified\n")
                     for caveat in notice.verdict.caveats:
@@ -358,6 +360,8 @@ async def _play_as_bot(
                 break
             elif isinstance(notice, TableClosed):
                 tokens.forget(address, name)
+                if notice.verdict is not None:
+                    tokens.forget_deal(address, name)
                 out.write("the host closed the table\n")
                 if notice.standings is not None:
                     out.write("results so far:\n")

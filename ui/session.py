@@ -228,8 +228,10 @@ async def join_table(
     trust: Callable[[str], Any] | None = None,
     token: bytes | None = None,
     deal: DealWitness | None = None,
+    keep_deal: Callable[[DealWitness], None] | None = None,
 ) -> Session:
-    """Join a table; `token` and `deal` are what an earlier run of the program kept of its seat."""
+    """Join a table; `token` and `deal` are what an earlier run of the program kept of its seat,
+    `keep_deal` writes the deal notes whenever they change (see `TableClient.keep_deal`)."""
     client = TableClient(
         address,
         player,
@@ -239,6 +241,7 @@ async def join_table(
         trust=trust,
         token=token,
         deal=deal or DealWitness(),
+        keep_deal=keep_deal,
     )
     session = Session(client, post)
     await session.start()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -105,10 +106,17 @@ def test_seat_tokens_keep_the_deal_notes_privately_and_read_old_files(tmp_path: 
     tokens.save("h:1", "Ann", b"t" * 32, {"host_commitment": "ab"})
     assert tokens.load("h:1", "Ann") == b"t" * 32
     assert tokens.load_deal("h:1", "Ann") == {"host_commitment": "ab"}
-    (file,) = (tmp_path / "seats").iterdir()
-    assert file.stat().st_mode & 0o777 == 0o600
+    file, notes = sorted((tmp_path / "seats").iterdir(), key=lambda f: f.suffix != ".token")
+    for f in (file, notes):
+        assert f.stat().st_mode & 0o777 == 0o600, f.name
+    tokens.forget("h:1", "Ann")  # a refused token: the notes stay, the host cannot wipe them
+    assert not file.exists() and tokens.load_deal("h:1", "Ann") == {"host_commitment": "ab"}
+    tokens.forget_deal("h:1", "Ann")
+    assert not notes.exists()
     file.write_text((b"u" * 32).hex())  # as an earlier release wrote it
     assert tokens.load("h:1", "Ann") == b"u" * 32 and tokens.load_deal("h:1", "Ann") is None
+    file.write_text(json.dumps({"token": (b"v" * 32).hex(), "deal": {"revealed": True}}))
+    assert tokens.load_deal("h:1", "Ann") == {"revealed": True}, "notes of an earlier release"
     file.write_text("[1, 2]")
     assert tokens.load("h:1", "Ann") is None
     tokens.forget("h:1", "Ann")
