@@ -368,6 +368,12 @@ class TableClient:
     async def set_options(self, game: str, players: int, options: dict[str, Any]) -> None:
         await self._send(SetOptions(game, players, options))
 
+    def leaving_on_purpose(self) -> None:
+        """Our user chose to leave: the deal notes stop counting what follows as a re-deal (the
+        host did not make us go). Written at once, before the link closes."""
+        self.deal.on_left()
+        self._keep_deal()
+
     async def leave(self, reason: str = "") -> None:
         self._leaving = True
         with contextlib.suppress(Exception):

@@ -59,6 +59,14 @@ class DealWitness:
     repeated: bool = False
     """The round's `commit` came again on a new link and was taken for the same round, until
     its `pledges` show whether it is."""
+    left: bool = False
+    """Our own user left the table on purpose: the next deal is not counted as a re-deal (the
+    round we left is called off because we left, and a game we left for good is over for us).
+    Only our user can set it; nothing the host sends does."""
+
+    def on_left(self) -> None:
+        """Our user chose to leave the table (not a dropped link, not a refusal by the host)."""
+        self.left = True
 
     def on_link(self, resumed: bool) -> None:
         """A new link to the table took a seat (or a spectator's place); `resumed` if the host
@@ -72,6 +80,8 @@ class DealWitness:
         return self.started or self.revealed or bool(self.pledges)
 
     def _count_redeal(self) -> None:
+        if self.left:
+            return
         if self.revealed:
             self.redeals_after_reveal += 1
         elif self.parts_out:
@@ -87,6 +97,8 @@ class DealWitness:
         """A new round: check the host's commitment; the pledge to send if we are asked."""
         new_table, self.maybe_new_table = self.maybe_new_table, False
         catching_up, self.catching_up = self.catching_up, False
+        if self.left and new_table:
+            self._new_round()  # the game or round we left is over for us: start afresh
         if self.started and not new_table:
             raise DealTampered("the host began a new deal after the game had started")
         if self.host_commitment is None or new_table:
@@ -107,6 +119,7 @@ class DealWitness:
             return None
         self._count_redeal()
         self._new_round()
+        self.left = False
         self.saw_the_deal = True
         self.asked = seats
         if seat is None or seat not in self.asked:
@@ -221,6 +234,7 @@ class DealWitness:
             "redeals_after_others": self.redeals_after_others,
             "started": self.started,
             "saw_the_deal": self.saw_the_deal,
+            "left": self.left,
         }
 
     @classmethod
@@ -254,4 +268,5 @@ class DealWitness:
             redeals_after_others=int(data.get("redeals_after_others", 0)),
             started=bool(data["started"]),
             saw_the_deal=bool(data["saw_the_deal"]),
+            left=bool(data.get("left", False)),
         )

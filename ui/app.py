@@ -526,6 +526,7 @@ class NetcardsApp(App[None]):
     def confirm_leave(self) -> None:
         def answer(yes: bool | None) -> None:
             if yes:
+                self.left_on_purpose()
                 self.back_to_menu()
 
         self.push_screen(self.leaving_question(), answer)
@@ -540,9 +541,16 @@ class NetcardsApp(App[None]):
 
         def answer(yes: bool | None) -> None:
             if yes:
+                self.left_on_purpose()
                 self.exit()
 
         self.push_screen(self.leaving_question(quitting=True), answer)
+
+    def left_on_purpose(self) -> None:
+        """The user answered that they leave: the deal notes must not take what this table does
+        next for the host's doing (a re-deal), as they would after a dropped link."""
+        if self.session is not None:
+            self.session.client.leaving_on_purpose()
 
     def back_to_menu(self) -> None:
         self.run_worker(self.close_session(), group="close")

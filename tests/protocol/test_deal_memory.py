@@ -89,3 +89,26 @@ def test_a_game_abandoned_for_a_new_table_is_a_deal_made_again() -> None:
     w.on_link(resumed=False)
     w.on_commit(OTHER_TABLE, (0, 1), 0, rand(3).randbytes)
     assert any("made again 1 time(s) after our seed part" in p for p in w.problems(0))
+
+
+def test_a_table_dealt_anew_after_our_user_left_on_purpose_is_no_re_deal() -> None:
+    """Leaving is our user's choice, never the host's: the round or game left behind is over for
+    us, and the next table at that address is a new one, not a deal thrown away."""
+    w = revealed()
+    w.on_left()
+    w = DealWitness.from_data(w.to_data())  # the app quit: the mark is on disk
+    w.on_link(resumed=False)
+    assert w.on_commit(OTHER_TABLE, (0, 1), 0, rand(5).randbytes) is not None, "we pledge anew"
+    assert w.problems(0) == []
+    assert not w.left, "only the deal that followed our leaving is excused"
+    w.on_pledges({0: w.my_pledge or b"", 1: pledge(1, b"d" * 32)}, 0)
+    w.on_link(resumed=False)
+    w.on_commit(commitment(b"\x03" * 32), (0, 1), 0, rand(6).randbytes)
+    assert any("after our seed part had been revealed" in p for p in w.problems(0))
+
+
+def test_a_dropped_link_is_no_leaving_on_purpose() -> None:
+    w = revealed()
+    w.on_link(resumed=False)
+    w.on_commit(OTHER_TABLE, (0, 1), 0, rand(5).randbytes)
+    assert any("after our seed part had been revealed" in p for p in w.problems(0))
