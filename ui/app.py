@@ -106,6 +106,8 @@ class NetcardsApp(App[None]):
         self.session: Session | None = None
         self.last_plan: TablePlan | JoinPlan | None = None
         self.seat_claims: dict[tuple[str, str], SeatClaim] = {}
+        self.closed_sessions: set[Session] = set()
+        """Tables closed whose SSH door still waits for its guests to leave."""
         self.host_log: list[str] = []
         self.keys = KeysInOrder(self)
         self.ascii_filter = AsciiFilter()
@@ -162,7 +164,9 @@ class NetcardsApp(App[None]):
         return shown
 
     async def on_unmount(self) -> None:
-        await self.close_session()
+        await self.close_session(wait_for_guests=False)  # the app is going: not for minutes
+        for session in list(self.closed_sessions):
+            await session.door_closed()
 
     def apply_settings(self, *, language: bool = True) -> None:
         """Theme, ASCII mode and language take effect at once: a new language draws the menu
@@ -375,10 +379,15 @@ class NetcardsApp(App[None]):
         )
         return await answer
 
-    async def close_session(self) -> None:
+    async def close_session(self, *, wait_for_guests: bool = True) -> None:
         session, self.session = self.session, None
         if session is not None:
-            await session.close()
+            await session.close(wait_for_guests=wait_for_guests)
+            if session.door_closing is not None:
+                self.closed_sessions.add(session)
+                session.door_closing.add_done_callback(
+                    lambda _task: self.closed_sessions.discard(session)
+                )
         claims, self.seat_claims = self.seat_claims, {}
         for claim in claims.values():
             claim.release()

@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Static
 
-from protocol.client import Failed
+from protocol.client import Failed, TableClosed
 from ui.app import JoinPlan, NetcardsApp
 from ui.i18n import _
 from ui.screens.confirm import Notice
@@ -59,6 +59,18 @@ class GuestApp(NetcardsApp):
 
     def play_again(self, lobby: Any = None) -> None:
         self.exit()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The palette is off: its key is not offered (nor listed by `?`)."""
+        return action != "command_palette"
+
+    def table_closed(self, notice: TableClosed) -> None:
+        """The results so far, as any player's; in the lobby, the end of the app, with the
+        reason printed on the guest's terminal once the app has left it."""
+        if notice.standings is None:
+            self.exit(message=_("The host closed the table."))
+            return
+        super().table_closed(notice)
 
     def handle_session_end(self, notice: Any) -> None:
         session = self.session

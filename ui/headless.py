@@ -154,30 +154,52 @@ async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
     finished = asyncio.create_task(host.finished.wait())
     stopped = asyncio.create_task(stop.wait())
     await asyncio.wait({finished, stopped}, return_when=asyncio.FIRST_COMPLETED)
+    # From here a signal cuts short the wait for SSH guests (and the second one ends it).
+    hurry = asyncio.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, hurry.set)
     outcome = host.outcome
     if outcome is not None:
         await host.linger(3.0)
         print_outcome(plan.table.game.name, [s.name for s in plan.table.seats], outcome, out)
         if door is not None:  # guests read the results in their app, then leave
-            lingering = asyncio.create_task(door.linger(GUESTS_LINGER))
-            await asyncio.wait({lingering, stopped}, return_when=asyncio.FIRST_COMPLETED)
-            lingering.cancel()
-    elif host.table.phase == "playing":
-        table = host.table
-        err.write("host: stopped before the game's end: the table is closed, and its players "
-                  "were given the results so far\n")  # fmt: skip
-        out.write("results so far:\n")
-        standings = table.game.standings(table.state)
-        print_places([s.name for s in table.seats], standings, out, over=False)
-        out.flush()
+            say_waiting(door, GUESTS_LINGER, err)
+            await door.linger(GUESTS_LINGER, hurry)
+        await host.close()
+        if door is not None:
+            await door.close()
     else:
-        err.write("host: stopped: the table is closed\n")
-    if door is not None:
-        await door.close()
-    await host.close()
+        # The table says it closed (and the results so far) to every player, SSH guests too.
+        await host.close()
+        if host.table.phase == "playing":
+            table = host.table
+            err.write("host: stopped before the game's end: the table is closed, and its "
+                      "players were given the results so far\n")  # fmt: skip
+            out.write("results so far:\n")
+            standings = table.game.standings(table.state)
+            print_places([s.name for s in table.seats], standings, out, over=False)
+            out.flush()
+        else:
+            err.write("host: stopped: the table is closed\n")
+        if door is not None:
+            wait = door.settings.closing_wait
+            say_waiting(door, wait, err)
+            await door.close(wait, hurry)
     for task in (finished, stopped):
         task.cancel()
     return 0 if outcome is not None else 1
+
+
+def say_waiting(door: Any, seconds: float, err: IO[str]) -> None:
+    """SSH guests read the end of the table in their app and leave by a key, which ends their
+    session as a LAN player's program ends. The host's process holds their sessions: it waits
+    for them, or a guest's app would die with it, leaving their terminal as the app had it."""
+    guests = door.at_table()
+    if guests:
+        err.write(f"host: waiting up to {seconds:.0f} s for {guests} SSH guest(s) to leave; "
+                  "ctrl+c ends their sessions now\n")  # fmt: skip
+        err.flush()
 
 
 def port_in_use(port: int) -> str:

@@ -108,6 +108,8 @@ class Session:
         self.door = door
         self._post = post
         self._tasks: tuple[asyncio.Task[Any], ...] = ()
+        self.door_closing: asyncio.Task[None] | None = None
+        """The SSH door closing after the table, while its guests read the end."""
         self.addresses: list[str] = []
         """Where other players reach a hosted table (this machine's addresses and the port)."""
 
@@ -123,9 +125,12 @@ class Session:
             notice = await self.client.updates.get()
             self._post(SessionNotice(notice))
 
-    async def close(self) -> None:
+    async def close(self, *, wait_for_guests: bool = True) -> None:
         """Leave the table; a hosted table closes first, so that every other player hears it
-        closed (not that the host's own player went away). Nothing reaches the screens after."""
+        closed (not that the host's own player went away). Nothing reaches the screens after.
+        The SSH door's guests then read the end in their app and leave by a key, as LAN players
+        do: the door closes behind them in `door_closing` (its port is free at once, for the
+        next table). Without `wait_for_guests` (the app quits) their sessions end now."""
         pump, running = self._tasks
         await _stop(pump)
         if self.host is not None:
@@ -134,7 +139,17 @@ class Session:
             await self.client.leave("closed the table screen")
         await _stop(running)
         if self.door is not None:  # after the host told its guests that the table closed
-            await self.door.close()
+            if wait_for_guests:
+                wait = self.door.settings.closing_wait
+                self.door_closing = asyncio.create_task(self.door.close(wait))
+            else:
+                await self.door.close()
+
+    async def door_closed(self) -> None:
+        """The SSH door's guests' sessions ended now, if the door still waits for them."""
+        if self.door is not None and self.door_closing is not None:
+            self.door.hurry()
+            await asyncio.gather(self.door_closing, return_exceptions=True)
 
 
 async def _stop(task: asyncio.Task[Any]) -> None:

@@ -111,6 +111,8 @@ class Terminal(asyncssh.SSHClientSession[bytes]):
         self.screen = pyte.Screen(cols, rows)
         self.stream = pyte.ByteStream(self.screen)
         self.stderr = bytearray()
+        self.raw = bytearray()
+        """Every byte of the guest's stdout, as their terminal got it."""
         self.received = 0
         self.closed = asyncio.Event()
         self.exit_status: int | None = None
@@ -120,6 +122,7 @@ class Terminal(asyncssh.SSHClientSession[bytes]):
             self.stderr += data
             return
         self.received += len(data)
+        self.raw += data
         self.stream.feed(data)
 
     def exit_status_received(self, status: int) -> None:
@@ -130,6 +133,24 @@ class Terminal(asyncssh.SSHClientSession[bytes]):
 
     def text(self) -> str:
         return "\n".join(self.screen.display)
+
+
+# The private modes a full-screen app turns on (`h`) and must turn off (`l`) before its
+# terminal is a shell's again; the cursor the other way round.
+MODES = {
+    "alternate screen": (b"\x1b[?1049h", b"\x1b[?1049l"),
+    "mouse reports": (b"\x1b[?1000h", b"\x1b[?1000l"),
+    "mouse motion reports": (b"\x1b[?1003h", b"\x1b[?1003l"),
+    "SGR mouse reports": (b"\x1b[?1006h", b"\x1b[?1006l"),
+    "bracketed paste": (b"\x1b[?2004h", b"\x1b[?2004l"),
+    "synchronized output": (b"\x1b[?2026h", b"\x1b[?2026l"),
+    "hidden cursor": (b"\x1b[?25l", b"\x1b[?25h"),
+}
+
+
+def modes_left_on(raw: bytes) -> list[str]:
+    """The modes a terminal fed `raw` is left in: turned on, and not off after."""
+    return [name for name, (on, off) in MODES.items() if raw.rfind(on) > raw.rfind(off)]
 
 
 def client_key() -> asyncssh.SSHKey:

@@ -58,14 +58,20 @@ async def test_a_guest_has_only_the_table_and_saves_nothing(
             await pilot.press("ctrl+p")
             await pilot.pause(0.3)
             assert type(app.screen).__name__ == "LobbyScreen", "no command palette"
+            await pilot.press("question_mark")
+            await wait_until(pilot, lambda: type(app.screen).__name__ == "HelpScreen")
+            assert "Commands" not in screen_text(app), "the help offers no palette"
+            app.pop_screen()
             app.open_url("https://example.org/")
             assert opened == [], "no browser opens on the host's machine"
             assert app.session is not None
             await app.push_screen(ResultsScreen(app.session))
-            await wait_until(pilot, lambda: "Menu" in screen_text(app).splitlines()[-1])
+            await wait_until(pilot, lambda: "Leave" in screen_text(app).splitlines()[-1])
             keys = screen_text(app).splitlines()[-1]
             assert "Save replay" not in keys and "Play again" not in keys, keys
+            assert "Menu" not in keys, "a guest has no menu: m leaves, and says so"
             assert "Play again" not in screen_text(app), "nor its button"
+            assert "Leave (m)" in screen_text(app) and "Menu (m)" not in screen_text(app)
             await pilot.press("s", "a")
             await pilot.pause(0.2)
             assert app.return_code is None and type(app.screen).__name__ == "ResultsScreen"

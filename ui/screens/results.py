@@ -29,7 +29,7 @@ class ResultsScreen(Screen[None]):
     | :- | :- |
     | a | Play again |
     | s | Save the replay |
-    | m / escape | Back to the menu |
+    | m / escape | Back to the menu (a guest of the SSH door: leave, which ends their session) |
     | up / down, page up / page down | Scroll the results |
     """
 
@@ -37,6 +37,7 @@ class ResultsScreen(Screen[None]):
         Binding("a", "again", N_("Play again")),
         Binding("s", "save", N_("Save replay")),
         Binding("m,escape", "menu", N_("Menu")),
+        Binding("m,escape", "leave", N_("Leave")),
     ]
 
     def __init__(self, session: Session) -> None:
@@ -55,7 +56,8 @@ class ResultsScreen(Screen[None]):
             )
             with Horizontal(id="form-buttons"):
                 yield Button(_("Play again (a)"), id="again", variant="primary")
-                yield Button(_("Menu (m)"), id="menu")
+                # A guest of the SSH door has no menu here: leaving ends their session.
+                yield Button(_("Leave (m)") if self._guest else _("Menu (m)"), id="menu")
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -164,14 +166,20 @@ class ResultsScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """A key that could only answer "not here" is not offered (a guest of the SSH door
-        saves no file)."""
+        saves no file); a guest's m leaves, as it says, for they have no menu to go back to."""
         if action == "again":
             return self.can_play_again()
-        return not self._guest if action == "save" else True
+        if action in ("save", "menu"):
+            return not self._guest
+        return self._guest if action == "leave" else True
 
     def action_again(self) -> None:  # (check_action keeps it from a closed table's players)
         # The table as it ended, which the owner may have changed in the lobby.
         self.app.play_again(self.session.client.lobby)  # type: ignore[attr-defined]
 
     def action_menu(self) -> None:
+        self.app.back_to_menu()  # type: ignore[attr-defined]
+
+    def action_leave(self) -> None:
+        """A guest's back to the menu is the end of their app (see `ui.guest_app`)."""
         self.app.back_to_menu()  # type: ignore[attr-defined]

@@ -32,7 +32,7 @@ from protocol.throttle import FailureThrottle
 from ui.i18n import N_, _
 from ui.ssh_door.guest_process import GuestProcess
 from ui.ssh_door.login import DoorConnection
-from ui.ssh_door.session import EXIT_REFUSED, GuestSession, guest_command
+from ui.ssh_door.session import EXIT_CLOSED, EXIT_REFUSED, GuestSession, guest_command
 
 # The guest's own settings that reach their app: terminal, language, colours.
 PASSED_ENV = re.compile(r"^(LANG|LANGUAGE|LC_[A-Z]+|NO_COLOR|COLORTERM)$")
@@ -66,6 +66,10 @@ class DoorSettings:
     spectators: int = 8
     margin: int = 2
     """Guest sessions at once: the table's seats + spectators + margin."""
+    closing_wait: float = 60.0
+    """Seconds guests have, once the table closed, to read its end in their app and leave by
+    themselves; then their sessions are ended. Not longer: whoever closed the table waits too
+    (and a service manager stopping a host kills it after 90 s)."""
     hang_up_grace: float = 3.0
     """Seconds between SIGHUP and SIGKILL when a guest's connection closes."""
     keepalive: float = 15.0
@@ -140,6 +144,9 @@ class SshDoor:
         self._judging: dict[str, tuple[asyncio.Lock, int]] = {}
         self._server: asyncssh.SSHAcceptor | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.closing = False
+        """The table is closing: no guest's app starts any more."""
+        self._hurry = asyncio.Event()
 
     @property
     def fingerprint(self) -> str:
@@ -176,18 +183,35 @@ class SshDoor:
         self.port = int(self._server.sockets[0].getsockname()[1])
         return self.port
 
-    async def close(self) -> None:
-        """Say goodbye to every guest and end their apps, whether or not their clients
-        answer."""
+    async def close(self, wait: float = 0.0, hurry: asyncio.Event | None = None) -> None:
+        """Close the door, the table having told its players it closed (the host closes first).
+
+        Nobody new comes in. A guest at the table reads what their app shows of the end (the
+        results so far, or that the table closed) and leaves by a key, as a LAN player does:
+        for up to `wait` seconds (until `hurry` is set). Then every guest still here is ended,
+        whether or not their client answers: their app, then their terminal put back in order
+        and a last line."""
+        self.closing = True
         if self._server is not None:
             self._server.close()
-        sessions = list(self.sessions)
-        for session in sessions:
-            session.end(N_("The table has closed."), EXIT_REFUSED)
         for conn in list(self._logging_in.values()):
             conn.abort()
-        hang_ups = [s.process.hang_up(self.settings.hang_up_grace) for s in sessions if s.process]
-        await asyncio.gather(*hang_ups, return_exceptions=True)
+        for session in list(self.sessions):
+            if session.process is None:  # not at the table yet (a password asked, say)
+                session.end(N_("The table has closed."), EXIT_CLOSED)
+        if wait > 0:
+            await self.linger(wait, hurry)
+        self._hurry.set()
+        sessions = list(self.sessions)
+        await asyncio.gather(
+            *(s.stop(N_("The table has closed."), EXIT_CLOSED) for s in sessions),
+            return_exceptions=True,
+        )
+        ended = [asyncio.create_task(s.ended.wait()) for s in sessions]
+        if ended:  # their clients close the channel once the last words are in
+            await asyncio.wait(ended, timeout=2.0)
+        for task in ended:
+            task.cancel()
         for session in sessions:
             session.conn.abort()
         while self._tasks:
@@ -196,10 +220,20 @@ class SshDoor:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._server.wait_closed(), 2)
 
-    async def linger(self, seconds: float) -> None:
-        """After the game: give guests time to read the results and leave by themselves."""
+    def at_table(self) -> int:
+        """Guests whose app runs now."""
+        return sum(1 for s in self.sessions if s.process is not None and not s.closed)
+
+    def hurry(self) -> None:
+        """Cut short a wait for guests to leave (see `close`)."""
+        self._hurry.set()
+
+    async def linger(self, seconds: float, hurry: asyncio.Event | None = None) -> None:
+        """Give guests time to read the end of the game and leave by themselves."""
         deadline = time.monotonic() + seconds
         while any(not s.closed for s in self.sessions) and time.monotonic() < deadline:
+            if self._hurry.is_set() or (hurry is not None and hurry.is_set()):
+                return
             await asyncio.sleep(0.2)
 
     def spawn_task(self, coro: Any) -> None:
@@ -327,6 +361,9 @@ class SshDoor:
             await earlier.ended.wait()  # its app has let go of the seat
         if session.closed or session.ending:
             return
+        if self.closing:
+            session.end(N_("The table has closed."), EXIT_CLOSED)
+            return
         home = session.folder
         for folder in (self.state_root, home, home / "config", home / "data"):
             folder.mkdir(parents=True, exist_ok=True, mode=0o700)  # seat tokens: the user's only
@@ -350,6 +387,10 @@ class SshDoor:
             session.end(N_("The table could not start your app; tell the host."), EXIT_REFUSED)
             return
         session.process = process
+        if session.closed or session.ending:  # while it started: nobody will see it
+            await process.hang_up(self.settings.hang_up_grace)
+            session.finish(1)
+            return
         self.log(f"ssh door: {name!r} from {conn.address} plays in process {process.pid}")
         status = await process.wait()
         self.log(f"ssh door: process {process.pid} of {name!r} ended ({status})")

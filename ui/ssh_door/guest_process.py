@@ -25,6 +25,24 @@ READ_SIZE = 65536
 INPUT_LIMIT = 1 << 20
 """Keystrokes waiting for a child that does not read: past this, more are dropped."""
 
+TERMINAL_RESET = (
+    b"\x18"  # cancels an escape sequence the app was cut off in the middle of
+    b"\x1b[?2026l"  # synchronized output off: else the terminal shows nothing more
+    b"\x1b[0m"
+    b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1015l\x1b[?1006l"  # no mouse reports
+    b"\x1b[?2004l"  # bracketed paste off
+    b"\x1b[?1004l"  # focus reports off
+    b"\x1b[?2048l"  # in-band resize reports off
+    b"\x1b[?7h"  # lines wrap again
+    b"\x1b[<u"  # the kitty keyboard protocol, popped before leaving the alternate screen
+    b"\x1b[?1049l"  # back to the normal screen, as it was before the app
+    b"\x1b[?25h"  # the cursor shown
+)
+"""What the app leaves its terminal in, undone: the modes a full-screen app turns on. The app
+undoes them itself when it ends by its own will; an app ended by a signal, maybe in the middle
+of a frame, cannot, and the guest's own terminal would stay in them after `ssh` has gone (frozen
+by synchronized output, mouse reports typed as text): the door sends this in its place."""
+
 
 def set_window_size(fd: int, cols: int, rows: int) -> None:
     size = struct.pack("HHHH", max(1, min(rows, 1000)), max(1, min(cols, 1000)), 0, 0)
@@ -57,6 +75,10 @@ class GuestProcess:
     @property
     def pid(self) -> int | None:
         return self.process.pid if self.process is not None else None
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.returncode is None
 
     async def start(self) -> None:
         master, slave = os.openpty()

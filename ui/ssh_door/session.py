@@ -17,6 +17,7 @@ import asyncssh
 from netcards.errors import GameError
 from netcards.table import clean_name
 from ui.i18n import N_, from_locale, load
+from ui.ssh_door.guest_process import TERMINAL_RESET
 
 if TYPE_CHECKING:
     from ui.ssh_door.door import SshDoor
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
 WATCH = "watch"
 EXIT_USAGE = 2
 EXIT_REFUSED = 1
+EXIT_CLOSED = 0
+"""The table closed: the end of a guest's evening, not a refusal (`ssh` says all went well)."""
 
 
 def guest_command(port: int, name: str = "NAME", address: str = "ADDRESS") -> str:
@@ -259,21 +262,46 @@ class GuestSession(asyncssh.SSHServerSession[bytes]):
     # -- the end ------------------------------------------------------------------------------------
 
     def end(self, message: str, status: int, *, translated: bool = False) -> None:
-        """Say why (on the guest's stderr) and close the channel; the child, if any, ends with
-        it (see `connection_lost`)."""
+        """Say why (on the guest's stderr) and close the channel. An app still running is
+        ended first (see `stop`)."""
         if self.closed or self.ending or self.chan is None:
             return
+        if self.process is not None and self.process.running:
+            self.door.spawn_task(self.stop(message, status, translated=translated))
+            return
         self.ending = True
+        self._last_words(message, status, translated=translated)
+
+    async def stop(self, message: str, status: int, *, translated: bool = False) -> None:
+        """End the guest's app, then put their terminal back in order (the app, cut off, could
+        not), say why and close the channel."""
+        if self.closed or self.ending or self.chan is None:
+            return
+        self.ending = True  # from here the app's drawing is dropped, and its last frame cut
+        if self.process is not None:
+            await self.process.hang_up(self.door.settings.hang_up_grace)
+        self._last_words(message, status, translated=translated, reset=True)
+
+    def _last_words(
+        self, message: str, status: int, *, translated: bool, reset: bool = False
+    ) -> None:
+        if self.closed or self.chan is None:
+            return
         text = message if translated else self._(message)
         with contextlib.suppress(Exception):
+            if reset:
+                self.chan.write(TERMINAL_RESET + b"\r\n")
             self.chan.write_stderr((text + "\r\n").encode("utf-8", "replace"))
             self.chan.exit(status)
 
     def finish(self, status: int) -> None:
-        """The child ended by itself: the channel closes with its exit status."""
+        """The child ended: the channel closes with its exit status. An app that ended by a
+        signal left its terminal as it was at that moment: the door puts it back in order."""
         if not self.closed and not self.ending and self.chan is not None:
             self.ending = True
             with contextlib.suppress(Exception):
+                if status >= 128:
+                    self.chan.write(TERMINAL_RESET + b"\r\n")
                 self.chan.exit(status)
 
     def connection_lost(self, exc: Exception | None) -> None:
