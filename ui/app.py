@@ -19,7 +19,7 @@ from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.command import CommandPalette, SearchIcon
-from textual.filter import LineFilter
+from textual.filter import LineFilter, Monochrome
 from textual.screen import Screen
 
 from protocol.client import (
@@ -37,6 +37,7 @@ from protocol.settings import data_dir
 from ui.ascii_filter import AsciiFilter
 from ui.failures import explain
 from ui.games import screen_class
+from ui.greys import EqualLuminanceGreys
 from ui.hangup import CHECK_EVERY, hang_up_now, hung_up
 from ui.i18n import N_, _, current, from_locale, ngettext, use
 from ui.keys import KeysInOrder
@@ -111,6 +112,7 @@ class NetcardsApp(App[None]):
         self.host_log: list[str] = []
         self.keys = KeysInOrder(self)
         self.ascii_filter = AsciiFilter()
+        self.greys = EqualLuminanceGreys()
 
     async def on_event(self, event: events.Event) -> None:
         """Keys from the terminal wait their turn (see `ui.keys`); everything else as usual."""
@@ -147,8 +149,11 @@ class NetcardsApp(App[None]):
     ASCII_KEYS = {"⏎": "enter", "←": "left", "→": "right", "↑": "up", "↓": "down", "⇥": "tab"}
 
     def get_line_filters(self) -> Sequence[LineFilter]:
-        """In ASCII mode every line drawn ends up ASCII (see `ui.ascii_filter`)."""
-        filters = list(super().get_line_filters())
+        """Under NO_COLOR colours turn to greys as light as they are (see `ui.greys`); in ASCII
+        mode every line drawn ends up ASCII (see `ui.ascii_filter`)."""
+        filters = [
+            self.greys if isinstance(f, Monochrome) else f for f in super().get_line_filters()
+        ]
         if self.ascii_mode:
             filters.append(self.ascii_filter)
         return filters

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections import deque
 from typing import Any
 
@@ -56,6 +57,13 @@ class KeysInOrder:
         self.turn = 0
         self.stuck: asyncio.TimerHandle | None = None
         self.mounting: asyncio.Task[None] | None = None
+        self.dropped: frozenset[str] = frozenset()
+        self.dropped_until = 0.0
+
+    def drop_for_a_moment(self, keys: frozenset[str], seconds: float) -> None:
+        """`keys` are dropped, not routed, for the next `seconds`: they were typed at a screen
+        that closed by itself before they came, and must not act on the screen under it."""
+        self.dropped, self.dropped_until = keys, time.monotonic() + seconds
 
     def take(self, event: events.Key) -> None:
         self.waiting.extend(split_alt(event))
@@ -70,6 +78,10 @@ class KeysInOrder:
             self.mounting = asyncio.create_task(self.after_mount(screen))
             return
         event = self.waiting.popleft()
+        if event.key in self.dropped and time.monotonic() < self.dropped_until:
+            self.busy = False
+            self.app.call_later(self.next)
+            return
         self.turn += 1
         target: MessagePump = self.app.focused or screen
         await self.app.route_key(event)

@@ -43,8 +43,9 @@ def test_ascii_mode_follows_the_locale_variables_and_the_terminal(
 
 
 def test_the_ctype_python_sets_in_the_c_locale_is_not_taken_for_the_user_s() -> None:
-    assert unicode_ok({"LANG": "C", "LC_CTYPE": "C.UTF-8"}, coerced=True) is False
-    assert unicode_ok({"LANG": "en_GB.UTF-8", "LC_CTYPE": "C.UTF-8"}, coerced=True) is True
+    coerced = {"LC_CTYPE": "C.UTF-8"}
+    assert unicode_ok({"LANG": "C", **coerced}, coerced=True, started={}) is False
+    assert unicode_ok({"LANG": "en_GB.UTF-8", **coerced}, coerced=True, started={}) is True
 
 
 def test_a_netcards_process_started_in_the_c_locale_draws_in_ascii(tmp_path: Path) -> None:
@@ -56,6 +57,40 @@ def test_a_netcards_process_started_in_the_c_locale_draws_in_ascii(tmp_path: Pat
             capture_output=True, text=True, check=True, cwd=ROOT,
         )  # fmt: skip
         assert done.stdout.strip() == expected, (lang, done.stdout, done.stderr)
+
+
+@pytest.mark.skipif(
+    not Path("/proc/self/environ").exists(), reason="the starting environment is read from /proc"
+)
+@pytest.mark.parametrize(
+    ("locale", "expected"),
+    [
+        ({"LC_CTYPE": "C", "LANG": "C.UTF-8"}, "False"),
+        ({"LC_CTYPE": "POSIX", "LANG": "C.UTF-8"}, "False"),
+        ({"LANG": "xx_XX.UTF-8"}, "True"),
+    ],
+    ids=["LC_CTYPE=C", "LC_CTYPE=POSIX", "LANG-not-installed"],
+)
+def test_the_user_s_lc_ctype_decides_even_when_python_replaced_it(
+    locale: dict[str, str], expected: str
+) -> None:
+    """Python replaces a C LC_CTYPE with C.UTF-8 (PEP 538): the one the user set still decides,
+    and a LANG whose locale is not installed (Python coerces then too) still decides when no
+    LC_CTYPE was set."""
+    probe = "from ui.terminal import unicode_ok; print(unicode_ok())"
+    environ = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG", "PYTHON"))}
+    done = subprocess.run(
+        [sys.executable, "-c", probe], env={**environ, **locale},
+        capture_output=True, text=True, check=True, cwd=ROOT,
+    )  # fmt: skip
+    assert done.stdout.strip() == expected, (locale, done.stdout, done.stderr)
+
+
+def test_the_ctype_the_process_was_started_with_is_the_user_s() -> None:
+    coerced = {"LANG": "C.UTF-8", "LC_CTYPE": "C.UTF-8"}
+    assert unicode_ok(coerced, coerced=True, started={"LC_CTYPE": "C", "LANG": "C.UTF-8"}) is False
+    assert unicode_ok(coerced, coerced=True, started={"LANG": "C.UTF-8"}) is True
+    assert unicode_ok(coerced, coerced=False, started={"LC_CTYPE": "C"}) is True
 
 
 def test_the_c_locale_starts_the_app_in_ascii(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -65,3 +65,28 @@ async def test_the_summary_closes_by_itself_when_its_countdown_runs_out(
         await play_to_the_end_of_round_one(pilot)
         assert "Next round in" in screen_text(app), "Velonimo's word for what comes next"
         await wait_until(pilot, lambda: app.screen is game, seconds=5)
+
+
+async def test_a_key_typed_as_the_summary_closes_by_itself_does_not_play(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The countdown closes the summary as the player types enter to skip it: that enter (a
+    burst of them) must not play a card on the table underneath; a moment later enter plays."""
+    monkeypatch.setattr(ui.screens.between_deals, "SECONDS", 4)
+    app = make_app(settings=UserSettings(name="ann"), random_bytes=seeded(4), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_practice(pilot, "velonimo", 3, {"difficulties": "1,2"})
+        game = app.screen
+        client = game.client
+        await play_to_the_end_of_round_one(pilot)
+        await wait_until(pilot, lambda: client.my_turn, seconds=10)  # the bots play beneath
+        assert between_deals(app), "the next round's first turn came while the summary is up"
+        seq = client.seq
+        await wait_until(pilot, lambda: app.screen is game, seconds=6)
+        await burst(pilot, "enter", "enter", "space", "enter")
+        await pilot.pause(0.2)
+        assert client.seq == seq and not client.awaiting, "a key for the summary played"
+        assert client.my_turn
+        await pilot.pause(ui.screens.between_deals.LATE_KEYS)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: client.seq > seq or client.awaiting, seconds=5)

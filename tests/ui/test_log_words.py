@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from netcards.games.auf_achse import GAME as AUF_ACHSE
+from netcards.games.auf_achse.cards import KM
 from netcards.games.velonimo import GAME as VELONIMO
 from netcards.games.velonimo.cards import ALL_CARDS, VALUE, is_hare
 from netcards.games.via_gladiola import GAME as VIA_GLADIOLA
@@ -71,3 +72,47 @@ def test_one_turtle_is_one_turtle(language: str) -> None:
     plural = {"en": "turtles", "fr": "tortues", "nl": "schildpadden"}[language]
     assert plural not in thief.describe(one) and plural in thief.describe(two)
     assert plural not in victim.describe(one) and plural in victim.describe(two)
+
+
+DREW = {
+    "en": ("You drew 1 card: 1", "root drew 1 card", "You drew 2 cards: 49 and a Gladiola"),
+    "fr": (
+        "Vous avez pioché 1 carte : 1",
+        "root a pioché 1 carte",
+        "Vous avez pioché 2 cartes : 49 et un Glaïeul",
+    ),
+    "nl": ("Je trok 1 kaart: 1", "root trok 1 kaart", "Je trok 2 kaarten: 49 en een Gladiool"),
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_drawn_card_s_number_is_not_read_as_a_count(language: str) -> None:
+    """Via Gladiola's cards are named by their numbers: your draw counts its cards as the
+    others' draws do, then names them, so that card 1 is not "1 card" and "49, a Gladiola" is
+    not one card."""
+    i18n.use(language)
+    vg = screen(ViaGladiolaScreen, VIA_GLADIOLA)
+    deck = vg.deck
+    one = next(c.id for c in deck.cards if c.kind == "distance" and c.value == 1)
+    forty_nine = next(c.id for c in deck.cards if c.kind == "distance" and c.value == 49)
+    gladiola = next(c.id for c in deck.cards if c.kind == "gladiola")
+    mine = vg.describe({"kind": "draw", "seat": 0, "count": 1, "cards": [one]})
+    theirs = vg.describe({"kind": "draw", "seat": 1, "count": 1})
+    two = vg.describe({"kind": "draw", "seat": 0, "count": 2, "cards": [forty_nine, gladiola]})
+    assert (mine, theirs, two) == DREW[language]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_auf_achse_words_your_draw_as_via_gladiola_does(language: str) -> None:
+    i18n.use(language)
+    aa = screen(AufAchseScreen, AUF_ACHSE)
+    ten = next(
+        c for c in range(len(aa.deck.kind)) if aa.deck.kind[c] == KM and aa.deck.value[c] == 10
+    )
+    mine = aa.describe({"kind": "refill", "seat": 0, "count": 1, "cards": [ten]})
+    expected = {
+        "en": "You drew 1 card: ",
+        "fr": "Vous avez pioché 1 carte : ",
+        "nl": "Je trok 1 kaart: ",
+    }
+    assert mine == expected[language] + aa.card_name(ten)

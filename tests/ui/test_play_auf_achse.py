@@ -12,7 +12,7 @@ from textual.pilot import Pilot
 from netcards.bots.base import make_bot
 from netcards.games.auf_achse import GAME
 from netcards.games.auf_achse.actions import AddToRun, FreeRoad, PlayOdometer
-from netcards.games.auf_achse.cards import KM, REST, house_deck
+from netcards.games.auf_achse.cards import COMPLETELY_FREE_ROAD, KM, REST, house_deck
 from tests.ui.pilots import (
     keys_to,
     move_cursor_to,
@@ -85,7 +85,7 @@ async def test_a_full_game_against_bots_with_keys_only() -> None:
             seq = client.seq
             if view["phase"] == "free_road":
                 assert FreeRoad(tuple(cards)) in legal
-                assert "Free road" in status
+                assert status.startswith(screen.card_name(view["resolving"]) + ":"), status
                 if len(cards) == 2:
                     # enter with one card of two selected explains instead of playing
                     await play(pilot, "free_road", cards[:1])
@@ -203,6 +203,37 @@ def test_mid_game_at_80_by_24(snap_compare: Any, ascii_mode: bool) -> None:
         ascii_mode=ascii_mode,
     )
     assert snap_compare(app, run_before=middle, terminal_size=(80, 24))
+
+
+async def test_a_completely_free_road_is_named_and_its_prompt_said_once() -> None:
+    """Stage 3 of seed 7: a Completely free road asks for two cards. The prompt names that card
+    (not "Free road"), and enter before any card is selected says what is missing instead of
+    printing the prompt a second time beside itself."""
+    app = make_app(settings=UserSettings(name="Ann"), random_bytes=seeded(7), bot_delay=0)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await start_practice(pilot, "auf-achse", 3)
+        await play_turns(pilot, 13, lambda client: [*keys_for(pilot), "enter"])
+        screen = app.screen
+        view = screen.client.view
+        assert view["phase"] == "free_road" and view["need"][0] == 2
+        assert DECK.kind[view["resolving"]] == COMPLETELY_FREE_ROAD
+
+        def status() -> str:
+            return str(screen.query_one("#status").render())
+
+        assert status().startswith("Completely free road: space selects 2 cards")
+        await pilot.press("enter")
+        await pilot.pause()
+        shown = status()
+        assert shown.count("space selects") == 1, shown
+        assert "Select 2 more cards with space first." in shown
+        assert "Completely free road:" in shown
+        hand = screen.query_one("#hand")
+        await pilot.press("space", "enter")
+        await pilot.pause()
+        shown = status()
+        assert "Select 1 more card with space first." in shown, shown
+        assert shown.count(screen.card_name(hand.order[0])) == 1, shown
 
 
 async def test_back_from_the_rules_the_table_has_caught_up() -> None:
@@ -336,7 +367,7 @@ def test_describe_free_roads_refills_and_reshuffles() -> None:
     added = {"kind": "free_road_added", "counts": [2, 2, 1], "run_lengths": [4, 4, 3]}
     assert screen.describe(added) == "Free road cards laid: you: 2, Bo: 2, Cy: 1"
     mine = {"kind": "refill", "seat": 0, "count": 2, "cards": [km(10), first(3)]}
-    assert screen.describe(mine) == "You drew 10 km, Level crossing"
+    assert screen.describe(mine) == "You drew 2 cards: 10 km and Level crossing"
     assert screen.describe({"kind": "refill", "seat": 2, "count": 3}) == "Cy drew 3 cards"
     assert screen.describe({"kind": "refill", "seat": 2, "count": 1}) == "Cy drew 1 card"
     assert (

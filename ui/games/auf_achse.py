@@ -297,16 +297,21 @@ class AufAchseScreen(GameScreen):
         return self.free_road_hint(tuple(self.query_one(Hand).order), self.free_road_need())
 
     def free_road_hint(self, picked: tuple[int, ...], need: int) -> str:
+        """What to do for the Free road or Completely free road being resolved, by its name."""
+        resolving = self.view.get("resolving")
+        road = self.card_name(resolving) if resolving is not None else _(NAMES[FREE_ROAD_CARD])
         if need == 1 and picked:
-            return _("Free road: {card} selected, enter adds it to your run").format(
-                card=self.card_name(picked[0])
+            return _("{road}: {card} selected, enter adds it to your run").format(
+                road=road, card=self.card_name(picked[0])
             )
         if need == 1:
-            return _("Free road: {keys} choose a card for your run, enter adds it").format(
-                keys=self.arrows
+            return _("{road}: {keys} choose a card for your run, enter adds it").format(
+                road=road, keys=self.arrows
             )
         if not picked:
-            return _("Free road: space selects 2 cards, the 1st goes first; enter adds them")
+            return _("{road}: space selects 2 cards, the 1st goes first; enter adds them").format(
+                road=road
+            )
         if len(picked) == 1:
             return _("1st: {card}; space selects the 2nd card, enter adds them").format(
                 card=self.card_name(picked[0])
@@ -386,7 +391,7 @@ class AufAchseScreen(GameScreen):
             return _("The first-player card passes to {who}").format(who=who)
         if kind == "refill":
             if "cards" in event:
-                return _("You drew {cards}").format(cards=self.card_names(event["cards"]))
+                return self.you_drew(event["cards"], self.card_name)
             return ngettext("{who} drew {n} card", "{who} drew {n} cards", event["count"]).format(
                 who=self.subject(event.get("seat")), n=event["count"]
             )
@@ -578,8 +583,13 @@ class AufAchseScreen(GameScreen):
         else:
             need = self.free_road_need()
             picked = order or ((card,) if need == 1 else ())
-            if len(picked) != need:
-                return self.free_road_hint(picked, need)
+            if len(picked) != need:  # what is missing: the prompt beside it says the rest
+                missing = need - len(picked)
+                return ngettext(
+                    "Select {n} more card with space first.",
+                    "Select {n} more cards with space first.",
+                    missing,
+                ).format(n=missing)
             action = FreeRoad(picked)
         if action not in self.legal():
             return _("That card cannot be played now.")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rich.console import RenderableType
@@ -39,7 +40,7 @@ from protocol.client import (
 )
 from ui import notices
 from ui.failures import link_lost
-from ui.i18n import N_, _
+from ui.i18n import N_, _, names_list, ngettext
 from ui.option_words import options_in_play
 from ui.screen_keys import screen_keys
 from ui.screens.between_deals import BetweenDeals
@@ -249,6 +250,13 @@ class GameScreen(Screen[None]):
         if seat is None or seat == self.seat:
             return upper_first(self.name_of(seat))
         return self.name_of(seat)
+
+    def you_drew(self, cards: list[int], name: Callable[[int], str]) -> str:
+        """Cards this seat drew: counted first, as another seat's draw is, then named, so that
+        a card named by its number (Via Gladiola's 1) is not read as a count."""
+        return ngettext(
+            "You drew {n} card: {cards}", "You drew {n} cards: {cards}", len(cards)
+        ).format(n=len(cards), cards=names_list([name(c) for c in cards]))
 
     @property
     def my_turn(self) -> bool:

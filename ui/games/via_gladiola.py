@@ -180,8 +180,7 @@ class ViaGladiolaScreen(GameScreen):
             )
         if kind == "draw":
             if event.get("cards"):
-                names = ", ".join(self.card_name(c) for c in event["cards"])
-                return _("You drew {cards}").format(cards=names)
+                return self.you_drew(event["cards"], self.card_name)
             return ngettext("{who} drew {n} card", "{who} drew {n} cards", event["count"]).format(
                 who=self.subject(event.get("seat")), n=event["count"]
             )

@@ -3,7 +3,9 @@
 The table goes on underneath (the host does not wait, and bots may already play the next
 deal); this screen holds the player's keys until they have read it: a key closes it, or it
 closes by itself when its countdown runs out. The keys of the first moment are not taken, so
-that the last keys of a burst that ended the deal do not close it unread.
+that the last keys of a burst that ended the deal do not close it unread; and the keys that
+would have closed it are dropped for a moment after the countdown did, so that one typed to
+skip it as it closed does not play on the table under it.
 """
 
 from __future__ import annotations
@@ -23,6 +25,9 @@ SECONDS = 15
 """How long the summary stays at most."""
 READING = 0.7
 """The first moment, when keys are not taken (longer than a double press or an SSH burst)."""
+LATE_KEYS = 1.0
+"""After the countdown closed the summary, how long its keys are still taken for it (dropped):
+an enter typed to skip it as it closed must not play a card on the table."""
 
 
 class BetweenDeals(ModalScreen[None]):
@@ -75,6 +80,9 @@ class BetweenDeals(ModalScreen[None]):
         elapsed = time.monotonic() - self.opened
         left = max(0, round(self.seconds - elapsed))
         if elapsed >= self.seconds:
+            keys = getattr(self.app, "keys", None)
+            if keys is not None:
+                keys.drop_for_a_moment(frozenset({"enter", "space", "escape"}), LATE_KEYS)
             self.dismiss()
             return
         line = self.countdown.format(n=left)
