@@ -75,6 +75,7 @@ from protocol.messages import (
     Start,
     TableNotice,
 )
+from protocol.repeats import RepeatedLines
 from protocol.throttle import FailureThrottle
 
 Log = Callable[[str], None]
@@ -103,6 +104,8 @@ class HostSettings:
     """The last lines of chat a player who sits down, watches or comes back is sent first."""
     ping_interval: float = 5.0
     ping_timeout: float = 20.0
+    refusal_log_interval: float = 10.0
+    """An address turned away again and again is logged once, then counted for this long."""
     turn_clock: float = 0.0
     """Seconds a player has for each decision (0: no clock); then a bot plays that turn."""
     journal_sync_delay: float = 0.002
@@ -217,6 +220,11 @@ class TableHost:
         were taken back heeds it once per run (`taken_back`'s `run`)."""
         self._chat: deque[Chat] = deque(maxlen=self.settings.chat_memory)
         """The last lines said, for those who join later (`_earlier_chat`)."""
+        self._refusals = RepeatedLines(
+            self.log, "refused", interval=self.settings.refusal_log_interval
+        )
+        """Connections turned away at once (their address guessed too often): the first of
+        an address is logged, then how many more once per interval."""
 
     # -- life cycle -------------------------------------------------------------------------------
 
@@ -257,6 +265,7 @@ class TableHost:
                     self._send(peer, chunk)
             self._send(peer, Leave("the host closed the table"))
             self._close(peer)
+        self._refusals.flush(time.monotonic(), everything=True)
         writers = [task for peer in self.peers.values() for task in peer.tasks]
         if writers:
             await asyncio.wait(writers, timeout=2.0)  # the last words reach everyone first
@@ -340,7 +349,7 @@ class TableHost:
             conn = HostConnection(self.identity, self.random_bytes, password=self.password)
             writer.write(conn.refuse(ErrorCode.THROTTLED, text, detail))
             writer.close()
-            self.log(f"turned {address} away: {text}")
+            self._refusals.line(ip, lambda: f"turned {address} away: {text}", time.monotonic())
             return
         self._make_room(ip)
         self._numbers += 1
@@ -600,6 +609,7 @@ class TableHost:
         while True:
             await asyncio.sleep(min(1.0, self.settings.ping_interval))
             now = time.monotonic()
+            self._refusals.flush(now)
             for peer in list(self.peers.values()):
                 if not peer.joined:
                     continue

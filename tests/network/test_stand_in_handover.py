@@ -74,10 +74,13 @@ async def dropped(runner: asyncio.Task[None]) -> None:
         await runner
 
 
-def seated_against_a_house_bot(game: str, settings: HostSettings) -> tuple[Table, TableHost]:
+def seated_against_a_house_bot(
+    game: str, settings: HostSettings, lines: list[str] | None = None
+) -> tuple[Table, TableHost]:
     table = Table.create(game, 2, {}, name="t", host_part=os.urandom(32))
     table.add_bot("heuristic", 1)
-    return table, TableHost(table, IdentityKey.generate(os.urandom), settings=settings)
+    log = lines.append if lines is not None else None
+    return table, TableHost(table, IdentityKey.generate(os.urandom), settings=settings, log=log)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -86,8 +89,7 @@ async def test_a_player_back_during_the_stand_ins_pause_moves_and_the_house_bot_
 ) -> None:
     asked = asked_bot_moves(monkeypatch)
     lines: list[str] = []
-    table, server = seated_against_a_house_bot(game, HostSettings(grace=0.05, bot_delay=1.5))
-    server.log = lines.append
+    table, server = seated_against_a_house_bot(game, HostSettings(grace=0.05, bot_delay=1.5), lines)
     port = await server.start()
     hosts = KnownHosts(tmp_path / "hosts")
     rng = random.Random(game)
