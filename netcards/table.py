@@ -18,7 +18,7 @@ from typing import Any, Literal, TypeVar
 
 from netcards.action import Action
 from netcards.bots.base import make_bot
-from netcards.errors import FutureMove, GameError, StaleMove
+from netcards.errors import FutureMove, GameError, NotYourTurn, StaleMove
 from netcards.event import Event
 from netcards.fairdeal import PART_BYTES, combine, commitment
 from netcards.game import Game, Outcome, TableConfig
@@ -339,16 +339,26 @@ class Table:
             if self.seats[s].kind == "bot" or self.seats[s].stand_in
         ]
 
-    def bot_move(self, seat: int) -> Callable[[], dict[str, Any]]:
+    def bot_move(self, seat: int, level: str | None = None) -> Callable[[], dict[str, Any]]:
         """The thinking of the bot playing `seat` now, as a function of copies only (the seat's
         view and legal actions), so a host can run it in a worker thread while the table goes on.
-        Seeded by the game and the turn, so a resumed host's bots play as they would have."""
+        Seeded by the game and the turn, so a resumed host's bots play as they would have.
+        `level` overrides the seat's own (a host falls back to `random` when a bot fails).
+
+        NotYourTurn unless `seat` is asked to act now: a bot is never asked to choose from no
+        legal action at all."""
+        self._playing()
+        if self.phase != "playing" or seat not in self.to_act():
+            raise NotYourTurn(f"seat {seat} is not asked to act now")
+        legal = self.game.legal_actions(self.state, seat)
+        if not legal:
+            raise NotYourTurn(f"seat {seat} has no legal action now")
         s = self.seats[seat]
-        level = s.bot_level if s.kind == "bot" and s.bot_level else self.stand_in_level
+        if level is None:
+            level = s.bot_level if s.kind == "bot" and s.bot_level else self.stand_in_level
         material = self.seed + seat.to_bytes(2, "big") + len(self.actions).to_bytes(4, "big")
         bot = make_bot(level, self.game, self.config, seat, hashlib.sha256(material).digest())
         view = self.view(seat)
-        legal = self.game.legal_actions(self.state, seat)
         history = self.history(seat) if bot.wants_history else []
         game = self.game
 

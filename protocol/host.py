@@ -75,6 +75,7 @@ from protocol.messages import (
     Start,
     TableNotice,
 )
+from protocol.repeats import RepeatedLines
 from protocol.throttle import FailureThrottle
 
 Log = Callable[[str], None]
@@ -103,6 +104,8 @@ class HostSettings:
     """The last lines of chat a player who sits down, watches or comes back is sent first."""
     ping_interval: float = 5.0
     ping_timeout: float = 20.0
+    refusal_log_interval: float = 10.0
+    """An address turned away again and again is logged once, then counted for this long."""
     turn_clock: float = 0.0
     """Seconds a player has for each decision (0: no clock); then a bot plays that turn."""
     journal_sync_delay: float = 0.002
@@ -217,6 +220,11 @@ class TableHost:
         were taken back heeds it once per run (`taken_back`'s `run`)."""
         self._chat: deque[Chat] = deque(maxlen=self.settings.chat_memory)
         """The last lines said, for those who join later (`_earlier_chat`)."""
+        self._refusals = RepeatedLines(
+            self.log, "refused", interval=self.settings.refusal_log_interval
+        )
+        """Connections turned away at once (their address guessed too often): the first of
+        an address is logged, then how many more once per interval."""
 
     # -- life cycle -------------------------------------------------------------------------------
 
@@ -257,6 +265,7 @@ class TableHost:
                     self._send(peer, chunk)
             self._send(peer, Leave("the host closed the table"))
             self._close(peer)
+        self._refusals.flush(time.monotonic(), everything=True)
         writers = [task for peer in self.peers.values() for task in peer.tasks]
         if writers:
             await asyncio.wait(writers, timeout=2.0)  # the last words reach everyone first
@@ -340,7 +349,7 @@ class TableHost:
             conn = HostConnection(self.identity, self.random_bytes, password=self.password)
             writer.write(conn.refuse(ErrorCode.THROTTLED, text, detail))
             writer.close()
-            self.log(f"turned {address} away: {text}")
+            self._refusals.line(ip, lambda: f"turned {address} away: {text}", time.monotonic())
             return
         self._make_room(ip)
         self._numbers += 1
@@ -600,6 +609,7 @@ class TableHost:
         while True:
             await asyncio.sleep(min(1.0, self.settings.ping_interval))
             now = time.monotonic()
+            self._refusals.flush(now)
             for peer in list(self.peers.values()):
                 if not peer.joined:
                     continue
@@ -1096,30 +1106,69 @@ class TableHost:
     def _schedule_bots(self) -> None:
         if self._bots is None or self._bots.done():
             self._bots = asyncio.create_task(self._run_bots())
+            self._bots.add_done_callback(self._bots_stopped)
+
+    def _bots_stopped(self, task: asyncio.Task[None]) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            self.log(f"the bots stopped after an internal error: {task.exception()!r}")
 
     async def _run_bots(self) -> None:
+        """Plays the bots' moves one at a time while any bot is asked to act. The seats are asked
+        again after each pause and each move: a player may have come back (its stand-in steps
+        aside) or moved meanwhile. Stops when every bot asked has failed to move."""
         table = self.table
-        while table.phase == "playing":
-            seats = table.bot_seats_to_act()
-            if not seats:
-                return
+        while table.phase == "playing" and table.bot_seats_to_act():
             if self.settings.bot_delay:
                 await asyncio.sleep(self.settings.bot_delay)
-            if not await self._bot_turn(seats[0]):
-                return
+            seats = table.bot_seats_to_act()
+            seq = self.seq
+            for seat in seats:
+                await self._bot_turn(seat)
+                if self.seq != seq:
+                    break
+            else:
+                if seats and seats == table.bot_seats_to_act():
+                    return  # no bot asked could move (each said why in the log)
 
-    async def _bot_turn(self, seat: int) -> bool:
-        """A bot's move for `seat`, thought out in a worker thread; False if it went wrong."""
+    def _bot_plays(self, seat: int, clock: bool) -> bool:
+        """Whether a bot is (still) to answer `seat`'s decision: its own bot or stand-in, or the
+        turn clock's bot for a player who ran out of time."""
         table = self.table
+        if table.phase != "playing":
+            return False
+        return seat in (table.to_act() if clock else table.bot_seats_to_act())
+
+    async def _bot_turn(self, seat: int, clock: bool = False) -> bool:
+        """A bot's move for `seat`, thought out in a worker thread; True if it was played.
+
+        The answer is dropped when the decision it answers is no longer the bot's by then (the
+        table moved on, or the seat's player came back). A bot that fails (raises, or answers
+        with an illegal move) is logged and the random bot's move is played instead: one bot's
+        bug never stops the table or the other bots."""
+        table = self.table
+        if not self._bot_plays(seat, clock):
+            return False
         seq = self.seq
-        think = table.bot_move(seat)
-        data = await asyncio.to_thread(think)
-        if self.seq != seq or seat not in table.to_act() or table.phase != "playing":
-            return True  # the table moved on while the bot was thinking
+        data: dict[str, Any] | None
         try:
-            events = table.submit(seat, data)
-        except GameError as exc:  # a bot bug must not stop the table
-            self.log(f"the bot for seat {seat + 1} chose an illegal move: {exc}")
+            data = await asyncio.to_thread(table.bot_move(seat))
+        except Exception as exc:
+            self.log(f"the bot for seat {seat + 1} failed: {exc!r}; it plays a random move")
+            data = None
+        if self.seq != seq or not self._bot_plays(seat, clock):
+            return False  # the table moved on while the bot was thinking
+        if data is not None:
+            try:
+                events = table.submit(seat, data)
+            except GameError as exc:
+                self.log(f"the bot for seat {seat + 1} chose an illegal move: {exc}")
+            else:
+                self._after_action(events)
+                return True
+        try:
+            events = table.submit(seat, table.bot_move(seat, "random")())
+        except Exception as exc:
+            self.log(f"no move could be played for seat {seat + 1}: {exc!r}")
             return False
         self._after_action(events)
         return True
@@ -1162,7 +1211,7 @@ class TableHost:
             return
         self.log(f"time ran out for seat {seat + 1}: a bot plays the turn")
         self._notice("clock", seat=seat, name=table.seats[seat].name)
-        task = asyncio.create_task(self._bot_turn(seat))
+        task = asyncio.create_task(self._bot_turn(seat, clock=True))
         self._clock_tasks.add(task)
         task.add_done_callback(self._clock_tasks.discard)
 

@@ -10,6 +10,7 @@ import contextlib
 import errno
 import os
 import sys
+from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
@@ -55,6 +56,8 @@ from ui.screens.settings import SettingsScreen
 from ui.session import DoorPortError, Session, SessionNotice, TablePlan, join_table, open_table
 from ui.terminal import unicode_ok
 from ui.user_settings import UserSettings
+
+HOST_LOG_LINES = 2000
 
 
 @dataclass
@@ -109,7 +112,9 @@ class NetcardsApp(App[None]):
         self.seat_claims: dict[tuple[str, str], SeatClaim] = {}
         self.closed_sessions: set[Session] = set()
         """Tables closed whose SSH door still waits for its guests to leave."""
-        self.host_log: list[str] = []
+        self.host_log: deque[str] = deque(maxlen=HOST_LOG_LINES)
+        """What the table this app hosts logged lately (its last lines only: a host under a
+        flood of connections must not grow its memory with them)."""
         self.keys = KeysInOrder(self)
         self.ascii_filter = AsciiFilter()
         self.greys = EqualLuminanceGreys()

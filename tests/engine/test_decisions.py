@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from netcards.errors import FutureMove, StaleMove
+from netcards.errors import FutureMove, NotYourTurn, StaleMove
 from netcards.table import Table
 from tests.engine.support import packed
 
@@ -84,3 +84,30 @@ def test_the_journal_rebuilds_the_same_decisions() -> None:
     assert {s: again.decision_asked_at(s) for s in range(2)} == {
         s: table.decision_asked_at(s) for s in range(2)
     }
+
+
+@pytest.mark.parametrize("game", ["via-gladiola", "velonimo", "auf-achse"])
+def test_a_bot_is_never_asked_to_choose_for_a_seat_not_asked_to_act(game: str) -> None:
+    """A bot chooses one of its legal moves: asked for a seat that has none now (not its turn,
+    or the game is over), the table refuses instead of handing the bot an empty list."""
+    table = two_seats(game)
+    refused = 0
+    while table.phase == "playing":
+        for seat in range(2):
+            if seat not in table.to_act():
+                with pytest.raises(NotYourTurn):
+                    table.bot_move(seat)
+                refused += 1
+        seat = min(table.to_act())
+        table.submit(seat, table.bot_action(seat))
+    for seat in range(2):
+        with pytest.raises(NotYourTurn):
+            table.bot_move(seat)
+    assert refused > 0
+
+
+def test_a_bot_move_may_be_asked_of_another_level() -> None:
+    table = two_seats()
+    assert table.bot_move(0, "random")() in [
+        table.game.encode_action(a) for a in table.game.legal_actions(table.state, 0)
+    ]
