@@ -44,6 +44,8 @@ SIGNATURE = Blob(64)
 SALT = Blob(16)
 LEVEL = Text(1, 32)
 REASON = Text(0, 200)
+CHAT_MAX = 500
+"""The longest line of chat, in characters (Python's `len`, as `Text` counts), not bytes."""
 
 
 class Message:
@@ -445,7 +447,7 @@ class Say(Message):
     TYPE: ClassVar[str] = "say"
     SENDER: ClassVar[Sender] = "client"
     PHASE: ClassVar[Phase] = "session"
-    text: Annotated[str, Text(1, 500)]
+    text: Annotated[str, Text(1, CHAT_MAX)]
 
 
 @message
@@ -461,7 +463,7 @@ class Chat(Message):
     PHASE: ClassVar[Phase] = "session"
     seat: Annotated[int | None, Opt(SEAT)]
     name: Annotated[str, Text(0, 32)]
-    text: Annotated[str, Text(1, 500)]
+    text: Annotated[str, Text(1, CHAT_MAX)]
     earlier: Annotated[bool, Bool()] = False
 
 

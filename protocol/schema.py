@@ -24,6 +24,20 @@ Fault = type[RemoteProtocolError] | type[LocalProtocolError]
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
+def refused_in_text(ch: str) -> bool:
+    """A character `Text` refuses: a control (it could move the cursor or clear a terminal) or a
+    bidi override (it could make a line read as something else)."""
+    return ch in _BIDI_CONTROLS or unicodedata.category(ch) == "Cc"
+
+
+def as_text(value: str) -> str:
+    """`value` with every character `Text` refuses made a space: what a person typed or pasted
+    (a tab, a newline, a stray escape) is sent as they see it rather than refused whole."""
+    if value.isascii() and value.isprintable():
+        return value
+    return "".join(" " if refused_in_text(ch) else ch for ch in value)
+
+
 class Kind(ABC):
     """How one field looks on the wire."""
 
@@ -94,7 +108,7 @@ class Text(Kind):
         if value.isascii() and value.isprintable():
             return value  # the usual case: ASCII has no bidi controls, and its Cc are unprintable
         for ch in value:
-            if ch in _BIDI_CONTROLS or unicodedata.category(ch) == "Cc":
+            if refused_in_text(ch):
                 raise fault(
                     ErrorCode.OUT_OF_RANGE,
                     f"field '{where}' contains the control character U+{ord(ch):04X}",

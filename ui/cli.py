@@ -397,8 +397,9 @@ def _app(args: argparse.Namespace, **start: Any) -> int:
     ascii_mode = True if args.ascii else None
     app: NetcardsApp
     if getattr(args, "guest", False):
-        from ui.guest_app import make_guest_app
+        from ui.guest_app import make_guest_app, quiet_tracebacks
 
+        quiet_tracebacks(sys.stderr)
         app = make_guest_app(settings, start["join"], ascii_mode)
     else:
         app = make_app(settings=settings, ascii_mode=ascii_mode, **start)

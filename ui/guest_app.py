@@ -9,8 +9,13 @@ table, or the end of the game, ends the app, and with it the guest's SSH session
 
 from __future__ import annotations
 
-from typing import Any
+import contextlib
+import logging
+import sys
+import threading
+from typing import IO, Any
 
+from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.screen import Screen
@@ -18,10 +23,15 @@ from textual.widgets import Static
 
 from protocol.client import Failed, TableClosed
 from ui.app import JoinPlan, NetcardsApp
-from ui.i18n import _
+from ui.i18n import N_, _
 from ui.screens.confirm import Notice
 from ui.terminal import unicode_ok
 from ui.user_settings import UserSettings
+
+CRASHED = N_(
+    "netcards stopped on an unexpected error; the table goes on without this app. "
+    "Tell the host, and come back through the door to take your seat again."
+)
 
 
 class DoorScreen(Screen[None]):
@@ -81,6 +91,15 @@ class GuestApp(NetcardsApp):
             return
         super().handle_session_end(notice)
 
+    def _handle_exception(self, error: Exception) -> None:
+        """An unexpected error still ends the app, but with one line, not Textual's traceback:
+        that shows the host's source paths and the local variables of every frame (the seat
+        token, the table password the door hands the app), on a terminal the host does not
+        own. (The app's environment never has Textual's TEXTUAL debug features: the door
+        builds it from scratch.)"""
+        super()._handle_exception(error)
+        self._exit_renderables[:] = [Text(_(CRASHED))]
+
     def open_url(self, url: str, *, new_tab: bool = True) -> None:
         self.notify(_("Links do not open through the SSH door."), severity="warning")
 
@@ -94,3 +113,25 @@ def make_guest_app(settings: UserSettings, join: JoinPlan, ascii_mode: bool | No
     if ascii_mode is None and not unicode_ok():
         ascii_mode = True
     return GuestApp(settings, join=join, ascii_mode=ascii_mode)
+
+
+def quiet_tracebacks(err: IO[str]) -> None:
+    """Outside Textual too, no traceback reaches a guest's terminal (the app's stderr): an error
+    that ends the program is said in the one line of `CRASHED`; one in another thread or in a
+    finalizer, which ends nothing, and asyncio's log of a task that failed unwatched, are not
+    printed at all."""
+
+    def ended(*_args: object) -> None:
+        with contextlib.suppress(Exception):  # a terminal already gone is nothing to report
+            err.write(_(CRASHED) + "\n")
+            err.flush()
+
+    def unsaid(*_args: object) -> None:
+        return None
+
+    sys.excepthook = ended
+    threading.excepthook = unsaid
+    sys.unraisablehook = unsaid
+    asyncio_log = logging.getLogger("asyncio")
+    asyncio_log.addHandler(logging.NullHandler())
+    asyncio_log.propagate = False

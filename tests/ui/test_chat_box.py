@@ -5,10 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from textual import events
 from textual.app import App, ComposeResult
+from textual.widgets import Input
 
+from protocol.errors import ErrorCode, LocalProtocolError
+from protocol.messages import Say, encode
+from protocol.schema import refused_in_text
 from tests.ui.pilots import burst, screen_text, seeded, start_practice, wait_until
-from ui.app import make_app
+from tests.ui.tables import open_host
+from ui.app import JoinPlan, make_app
 from ui.user_settings import UserSettings
 from ui.widgets.chat import ChatBox
 
@@ -43,17 +49,37 @@ async def test_the_text_being_typed_is_on_the_game_screen() -> None:
 
 async def test_c_and_a_line_in_one_burst_all_go_to_the_chat() -> None:
     """c, the words and enter in one burst: every letter is the chat's (h is not a hint, r
-    not a rest), and an arrow right after enter is the hand's again."""
+    not a rest); enter leaves the box open, so the escape right after it closes the box
+    (it does not ask to leave the table), and an arrow after that is the hand's again."""
     app: Any = make_app(settings=UserSettings(name="Ann"), random_bytes=seeded(1), bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await start_practice(pilot, "via-gladiola", 3)
         screen = app.screen
         hand = screen.query_one("#hand")
         await pilot.press("home")
-        await burst(pilot, "c", *"hi there", "enter", "right")
+        await burst(pilot, "c", *"hi there", "enter", "escape", "right")
         await wait_until(pilot, lambda: "Ann: hi there" in screen_text(app), seconds=5)
-        assert hand.cursor == 1
+        await wait_until(pilot, lambda: hand.cursor == 1, seconds=5)
+        assert app.screen is screen, "the escape closed the chat, not the table"
+        assert screen.focused is hand
         assert not screen.message
+
+
+async def test_enter_keeps_the_chat_open_for_the_next_line() -> None:
+    """Two lines, one enter each, without pressing c again; enter on the empty box closes it
+    (escape does too), and the escape after that is the table's: leave?"""
+    app: Any = make_app(settings=UserSettings(name="Ann"), random_bytes=seeded(1), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_practice(pilot, "via-gladiola", 3)
+        screen = app.screen
+        client = screen.client
+        await burst(pilot, "c", *"one", "enter", *"two", "enter")
+        await wait_until(pilot, lambda: [line.text for line in client.chat] == ["one", "two"])
+        assert screen.chatting, "the box is still open after a line is sent"
+        await pilot.press("enter")
+        assert not screen.chatting and screen.focused is screen.query_one("#hand")
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "Confirm")
 
 
 async def test_a_spectator_s_line_names_them_and_cannot_pass_for_the_table_s_notice() -> None:
@@ -73,3 +99,165 @@ async def test_a_spectator_s_line_names_them_and_cannot_pass_for_the_table_s_not
     assert f"Cor (watching): {forged}" in text
     assert f"* {forged}" not in text
     assert "* Bot 3 has lost the connection" in text, "the table's own notice keeps its style"
+
+
+# -- a line longer than the table takes ------------------------------------------------------------
+
+LONG = "".join(chr(ord("a") + i % 26) for i in range(600))
+LIMIT = "A chat line holds at most 500 characters."
+
+
+async def type_or_paste(pilot: Any, how: str, text: str) -> None:
+    """Into the focused chat box: key by key in one burst (as over SSH), or as one paste."""
+    if how == "typed":
+        await burst(pilot, *text)
+    else:
+        pilot.app.screen.focused.post_message(events.Paste(text))
+    await pilot.pause()
+
+
+def said(app: Any) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+@pytest.mark.parametrize("how", ["typed", "pasted"])
+async def test_a_600_character_line_stops_at_the_limit_and_says_it_once(how: str) -> None:
+    app = OneChat()
+    async with app.run_test(size=(80, 24)) as pilot:
+        box = app.query_one("#chat-input", Input)
+        box.focus()
+        await type_or_paste(pilot, how, LONG)
+        await wait_until(pilot, lambda: len(box.value) == 500, seconds=30)
+        assert box.value == LONG[:500]
+        assert said(app) == [LIMIT], "said once, not at each key past the limit"
+        await pilot.press("backspace", "x", "y")
+        assert box.value == LONG[:499] + "x"
+        assert said(app) == [LIMIT, LIMIT], "said again for a new try past the limit"
+
+
+async def test_a_pasted_text_with_line_breaks_and_controls_becomes_a_line_the_table_takes() -> None:
+    """The protocol counts characters (not bytes: an é or a 🂡 is one) and refuses control and
+    bidi-override characters: a paste of several lines, tabs, a terminal escape and a bidi
+    override becomes one line of spaces and text within the limit, which `Say` encodes."""
+    pasted = "line one\r\nline\ttwo\n\x1b[2Jthree\u202eevil\x07" + "é🂡" * 400
+    app = OneChat()
+    async with app.run_test(size=(80, 24)) as pilot:
+        box = app.query_one("#chat-input", Input)
+        box.focus()
+        await type_or_paste(pilot, "pasted", pasted)
+        value = box.value
+        start = "line one line two  [2Jthree evil "
+        assert value == start + ("é🂡" * 400)[: 500 - len(start)]
+        assert len(value.encode()) > 1000, "500 characters, many more bytes: the table's count"
+        assert not any(refused_in_text(ch) for ch in value)
+        encode(Say(value))  # the table takes it: no LocalProtocolError
+
+
+async def at_the_table(pilot: Any, where: str, app: Any) -> None:
+    """On the game screen as the host's own player (a practice table the app hosts; its
+    player joins it over loopback like anyone) or as a LAN player who joined a table."""
+    if where == "host":
+        await start_practice(pilot, "via-gladiola", 3)
+        return
+    await wait_until(pilot, lambda: type(app.screen).__name__ == "Confirm")
+    await pilot.press("y")  # the first visit: trust this table's key
+    await wait_until(pilot, lambda: type(app.screen).__name__ == "LobbyScreen")
+    await pilot.press("r")
+    await wait_until(pilot, lambda: hasattr(app.screen, "game_id"))
+
+
+@pytest.mark.parametrize("how", ["typed", "pasted"])
+@pytest.mark.parametrize("where", ["host", "lan"])
+async def test_a_600_character_chat_line_at_the_table_sends_500_and_the_game_goes_on(
+    where: str, how: str
+) -> None:
+    host = await open_host(players=2, bots=1) if where == "lan" else None
+    join = JoinPlan(f"127.0.0.1:{host.port}") if host is not None else None
+    app: Any = make_app(
+        settings=UserSettings(name="Ann"), random_bytes=seeded(1), bot_delay=0, join=join
+    )
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await at_the_table(pilot, where, app)
+            screen = app.screen
+            await pilot.press("c")
+            await type_or_paste(pilot, how, LONG)
+            await pilot.press("enter")
+            client = screen.client
+            await wait_until(pilot, lambda: bool(client.chat), seconds=30)
+            assert [line.text for line in client.chat] == [LONG[:500]]
+            assert LIMIT in said(app)
+            assert app.screen is screen and app.return_code is None
+            assert screen.chatting, "the box is open for the next line"
+            await pilot.press("escape", "home")
+            assert app.screen is screen and screen.focused is screen.query_one("#hand")
+    finally:
+        if host is not None:
+            await host.close()
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        LocalProtocolError(ErrorCode.OUT_OF_RANGE, "message 'say': field 'text' must be..."),
+        LocalProtocolError(ErrorCode.COUNTER_EXHAUSTED, "send counter exhausted"),
+        ValueError("nonce 0x5eed70ce5eed70ce"),
+    ],
+    ids=["refused-field", "counter-exhausted", "any-other"],
+)
+async def test_an_error_of_the_protocol_while_sending_a_line_is_one_line_on_the_screen(
+    monkeypatch: pytest.MonkeyPatch, error: Exception
+) -> None:
+    """Whatever the client raises while sending a chat line, the status line says the line
+    was not sent and the game goes on: no traceback (Textual's shows every frame's locals,
+    the seat token among them), and the next line goes."""
+    from protocol.client import TableClient
+
+    app: Any = make_app(settings=UserSettings(name="Ann"), random_bytes=seeded(1), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_practice(pilot, "via-gladiola", 3)
+        screen = app.screen
+        real_say = TableClient.say
+
+        async def failing_say(self: TableClient, text: str) -> None:
+            raise error
+
+        monkeypatch.setattr(TableClient, "say", failing_say)
+        await burst(pilot, "c", *"hello", "enter")
+        await wait_until(pilot, lambda: screen.message != "")
+        assert screen.message == "that line could not be sent"
+        text = screen_text(app)
+        assert "that line could not be sent" in text
+        assert "Traceback" not in text and str(error) not in text
+        assert app.screen is screen and app.return_code is None and app._exception is None
+        monkeypatch.setattr(TableClient, "say", real_say)
+        await burst(pilot, *"again", "enter")
+        await wait_until(pilot, lambda: [line.text for line in screen.client.chat] == ["again"])
+
+
+async def test_an_error_of_the_protocol_in_the_lobby_chat_is_a_notice() -> None:
+    """The lobby sends chat the same way: a refused line is a notice and the lobby stays."""
+    from protocol.client import TableClient
+
+    host = await open_host(players=2, bots=1)
+    app: Any = make_app(settings=UserSettings(name="Ann"), join=JoinPlan(f"127.0.0.1:{host.port}"))
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: type(app.screen).__name__ == "Confirm")
+            await pilot.press("y")
+            await wait_until(pilot, lambda: type(app.screen).__name__ == "LobbyScreen")
+            screen = app.screen
+
+            async def failing_say(self: TableClient, text: str) -> None:
+                raise LocalProtocolError(ErrorCode.OUT_OF_RANGE, "field 'text' ...")
+
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(TableClient, "say", failing_say)
+                await burst(pilot, "c", *"hello", "enter")
+                await wait_until(pilot, lambda: "that line could not be sent" in said(app))
+            assert app.screen is screen and app.return_code is None and app._exception is None
+            await burst(pilot, "escape")
+            await pilot.pause()
+            assert screen.focused is screen.query_one("#seats"), "escape closed the chat"
+    finally:
+        await host.close()

@@ -149,3 +149,65 @@ async def test_the_hosts_lobby_shows_the_door_and_a_failed_login() -> None:
         (said,) = list(app._notifications)
         assert said.message == "Failed SSH login as eve[@click=app.quit] from 127.0.0.1"
         assert not said.markup
+
+
+@pytest.mark.parametrize("guest", [True, False])
+async def test_an_unexpected_error_ends_a_guest_s_app_with_one_line_and_no_traceback(
+    guest: bool, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Textual ends an app on an unexpected error with a traceback of every frame and its local
+    variables: the host's source paths, the seat token, the password the door hands the
+    app. A guest's terminal is not the host's: it reads one line. (The host's own app, the
+    control case, keeps Textual's traceback for the bug report.)"""
+    from ui.app import make_app
+    from ui.guest_app import CRASHED
+    from ui.widgets.chat import ChatBox
+
+    secret = "token-5eed70ce"
+
+    def broken(self: ChatBox, event: Any) -> None:
+        raise RuntimeError(f"a bug, with {secret} in a local variable")
+
+    monkeypatch.setattr(ChatBox, "on_input_submitted", broken)
+    host, address = await pinned_table()
+    settings, plan = UserSettings(name="Ann"), JoinPlan(address)
+    app = make_guest_app(settings, plan, None) if guest else make_app(settings=settings, join=plan)
+    try:
+        with pytest.raises(RuntimeError):  # (the test runner's app raises it again at the end)
+            async with app.run_test(size=(80, 24)) as pilot:
+                await wait_until(pilot, lambda: type(app.screen).__name__ == "LobbyScreen")
+                await pilot.press("c", *"hello", "enter")
+                await wait_until(pilot, lambda: app.return_code is not None)
+    finally:
+        await host.close()
+    printed = capsys.readouterr().err
+    assert app.return_code == 1
+    if guest:
+        assert " ".join(printed.split()) == CRASHED, "one line (wrapped at the terminal's width)"
+        assert "Traceback" not in printed and secret not in printed and ".py" not in printed
+    else:
+        assert "Traceback" in printed and secret in printed, "the control case shows it"
+
+
+def test_outside_textual_a_guest_s_error_is_one_line_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An error that escapes the app (or fails before it starts) reaches Python's own hook,
+    which prints a traceback on the guest's terminal: for a guest, one line instead."""
+    import io
+    import logging
+    import sys
+    import threading
+
+    from ui.guest_app import CRASHED, quiet_tracebacks
+
+    for module, hook in ((sys, "excepthook"), (threading, "excepthook"), (sys, "unraisablehook")):
+        monkeypatch.setattr(module, hook, getattr(module, hook))
+    monkeypatch.setattr(logging.getLogger("asyncio"), "propagate", True)
+    monkeypatch.setattr(logging.getLogger("asyncio"), "handlers", [])
+    err = io.StringIO()
+    quiet_tracebacks(err)
+    try:
+        raise RuntimeError("token-5eed70ce")
+    except RuntimeError as exc:
+        sys.excepthook(type(exc), exc, exc.__traceback__)
+    assert err.getvalue() == CRASHED + "\n"
+    assert not logging.getLogger("asyncio").propagate

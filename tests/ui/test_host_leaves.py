@@ -121,15 +121,20 @@ async def test_a_player_waiting_in_the_lobby_is_told_the_table_closed() -> None:
         assert "Connection lost" not in words(pilot)
 
 
-async def test_an_escape_after_a_chat_line_asks_and_enter_stays_at_the_table() -> None:
-    """Sending a line closes the chat: an escape meant for it asks about leaving instead,
-    and the enter that may follow in the burst keeps the seat (staying is the default)."""
+async def test_an_escape_after_a_chat_line_closes_the_chat_and_the_next_asks() -> None:
+    """Sending a line leaves the chat open: the escape right after it closes the chat, and
+    does not ask about leaving; the next escape does, and the enter that may follow in the
+    burst keeps the seat (staying is the default)."""
     host = await open_host(players=2, bots=1)
     app = joining(host)
     try:
         async with app.run_test(size=(80, 24)) as pilot:
             await into_the_game(pilot)
             await burst(pilot, "c", "hi", "enter", "escape")
+            await wait_until(pilot, lambda: "Ann: hi" in words(pilot))
+            await pilot.pause(0.3)
+            assert on(pilot, "ViaGladiolaScreen") and not app.screen.chatting
+            await burst(pilot, "escape")
             await wait_until(pilot, lambda: "Leave the table?" in words(pilot))
             assert "Your seat waits for you" in words(pilot)
             await burst(pilot, "enter")

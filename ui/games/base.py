@@ -46,7 +46,7 @@ from ui.screen_keys import screen_keys
 from ui.screens.between_deals import BetweenDeals
 from ui.session import Session, SessionNotice
 from ui.widgets.cardface import Look
-from ui.widgets.chat import ChatBox
+from ui.widgets.chat import ChatBox, send_line
 from ui.widgets.hand import Hand
 from ui.widgets.keybar import KeyBar
 from ui.widgets.players import PlayerRow, PlayersPanel
@@ -88,7 +88,7 @@ class GameScreen(Screen[None]):
     | page up / page down | Scroll the log |
     | ? | The rules of this game |
     | h | A hint: what the search bot would play in your seat, and its chance to win |
-    | c | Chat (enter sends the line, escape goes back to the hand: see ChatInput) |
+    | c | Chat (enter sends a line and the box stays open; escape goes back to the hand: see ChatInput) |
     | escape | Back to your hand (from the chat), or leave the table |
 
     Keys typed in a burst reach this screen one at a time, each once the one before has been
@@ -563,10 +563,9 @@ class GameScreen(Screen[None]):
         self.set_focus(self.query_one("#chat-input"))  # at once: the next key may be text
 
     async def on_chat_box_said(self, message: ChatBox.Said) -> None:
-        try:
-            await self.client.say(message.text)
-        except ConnectionError:
-            self.say(_("not connected: the line was not sent"))
+        failed = await send_line(self.client, message.text)
+        if failed is not None:
+            self.say(failed)
 
     def on_chat_box_closed(self, message: ChatBox.Closed) -> None:
         self.query_one(Hand).focus()

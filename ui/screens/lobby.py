@@ -35,7 +35,7 @@ from ui.i18n import N_, _, names_list, ngettext
 from ui.option_words import options_in_play
 from ui.screens.host_setup import TableChangeScreen
 from ui.session import Session, SessionNotice, TablePlan
-from ui.widgets.chat import ChatBox
+from ui.widgets.chat import ChatBox, send_line
 from ui.widgets.keybar import KeyBar
 
 
@@ -330,10 +330,11 @@ class LobbyScreen(Screen[None]):
         await self.session.client.remove_bot(row)
 
     async def on_chat_box_said(self, message: ChatBox.Said) -> None:
-        try:
-            await self.session.client.say(message.text)
-        except ConnectionError:
-            self.notify(_("not connected"), severity="error")
+        failed = await send_line(self.session.client, message.text)
+        if failed is not None:
+            self.notify(failed, severity="error")
+
+    def on_chat_box_closed(self, message: ChatBox.Closed) -> None:
         self.query_one("#seats").focus()
 
     def action_chat(self) -> None:

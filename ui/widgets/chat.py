@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.markup import escape
 from textual import events
 from textual.app import ComposeResult
@@ -10,18 +12,28 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Input, RichLog
 
+from protocol.messages import CHAT_MAX
+from protocol.schema import as_text
 from ui.i18n import N_, _
 from ui.widgets.reflow_log import ReflowLog
+
+if TYPE_CHECKING:
+    from protocol.client import TableClient
 
 
 class ChatInput(Input):
     """The line being typed: one row, no border, focused or not (a plain Input takes a
     border with the focus, which left a one-row box no row for the text).
 
+    What goes in is what the table takes (`Say`): at most `CHAT_MAX` characters, counted as
+    the protocol counts them, and no control character (a tab or a pasted line break becomes
+    a space). Typing or pasting past the limit stops at it and says so, so a long line is
+    never refused whole when enter sends it.
+
     | Key | Action |
     | :- | :- |
-    | enter | Send the line and give the keys back to the screen |
-    | escape | Give the keys back to the screen |
+    | enter | Send the line; the box stays open for the next (on an empty line: close it) |
+    | escape | Close the chat: the keys go back to the screen |
     """
 
     BINDINGS = [
@@ -32,30 +44,68 @@ class ChatInput(Input):
     """While typing here every letter is text: the key bar shows only these keys (`KeyBar`)."""
 
     def __init__(self, placeholder: str, id: str) -> None:
-        super().__init__(placeholder=placeholder, id=id, compact=True)
+        super().__init__(placeholder=placeholder, id=id, compact=True, max_length=CHAT_MAX)
+        self.said_too_long = False
+        """The limit was said for the line being typed: once is enough."""
 
     async def _on_key(self, event: events.Key) -> None:
-        """Enter and escape give the focus back at once (`Screen.set_focus`), so the key
-        after them in a burst goes to the screen, not into the box. The bindings above name
-        the same two keys for the key bar, and do the same if they are ever what runs."""
+        """Enter and escape act at once, not through the bindings: the bindings run after the
+        keys queued behind them, and a closing escape must give the focus back
+        (`Screen.set_focus`) before the next key in a burst, so that key goes to the screen,
+        not into the box. The bindings name the same two keys for the key bar, and do the
+        same if they are ever what runs."""
         if event.key in ("enter", "escape"):
             event.stop()
             event.prevent_default()
-            await self.give_back(send=event.key == "enter")
+            if event.key == "enter":
+                await self.action_send()
+            else:
+                await self.action_close()
             return
         await super()._on_key(event)
 
-    async def give_back(self, *, send: bool) -> None:
-        if send:
-            await self.action_submit()
-        self.screen.set_focus(None)  # at once, so the next key is not typed here
-        self.post_message(ChatBox.Closed())
+    def _on_paste(self, event: events.Paste) -> None:
+        """A pasted text is one line: its line breaks become spaces (Textual's own paste
+        keeps the first line only, and drops the rest unsaid)."""
+        event.stop()
+        text = " ".join(event.text.splitlines())
+        if text:
+            start, end = self.selection
+            self.replace(text, start, end)
+
+    def replace(self, text: str, start: int, end: int) -> None:
+        """Every edit comes through here (a key, a paste, a deletion): what the protocol would
+        refuse is made a space, and what goes past the limit is cut there, and said."""
+        text = as_text(text)
+        start, end = sorted((max(0, start), min(len(self.value), end)))
+        room = CHAT_MAX - (len(self.value) - (end - start))
+        if len(text) > room:
+            text = text[: max(0, room)]
+            self.restricted()
+        super().replace(text, start, end)
+        if len(self.value) < CHAT_MAX:
+            self.said_too_long = False
+
+    def restricted(self) -> None:
+        self.app.bell()
+        if not self.said_too_long:
+            self.said_too_long = True
+            self.notify(
+                _("A chat line holds at most {n} characters.").format(n=CHAT_MAX),
+                severity="warning",
+            )
 
     async def action_send(self) -> None:
-        await self.give_back(send=True)
+        """Send the line and stay for the next: a chat is a conversation, and an escape
+        typed right after enter must close the box, not reach the table's leave question."""
+        if not self.value.strip():
+            await self.action_close()
+            return
+        await self.action_submit()
 
     async def action_close(self) -> None:
-        await self.give_back(send=False)
+        self.screen.set_focus(None)  # at once, so the next key is not typed here
+        self.post_message(ChatBox.Closed())
 
 
 class ChatBox(Vertical):
@@ -78,7 +128,8 @@ class ChatBox(Vertical):
             self.text = text
 
     class Closed(Message):
-        """Enter or escape gave the keys back: the screen puts its focus where it wants."""
+        """Escape (or enter on an empty line) gave the keys back: the screen puts its focus
+        where it wants."""
 
     def compose(self) -> ComposeResult:
         yield ReflowLog(wrap=True, markup=True, min_width=10, id="chat-lines")
@@ -96,7 +147,24 @@ class ChatBox(Vertical):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        text = event.value.strip()
+        text = as_text(event.value).strip()[:CHAT_MAX]  # (a value set in code skips `replace`)
         event.input.value = ""
         if text:
             self.post_message(self.Said(text))
+
+
+async def send_line(client: TableClient, text: str) -> str | None:
+    """Say `text` at the table; None once sent, else why not, in one line for the screen.
+
+    A line of chat is never worth the table: whatever the protocol raises while sending it (a
+    lost link, a `LocalProtocolError` for a message our side got wrong) is said on the screen
+    and the game goes on.
+    No exception reaches Textual, which would end the app with a traceback, its local
+    variables included (the seat token among them), on the player's terminal."""
+    try:
+        await client.say(text)
+    except ConnectionError:
+        return _("not connected: the line was not sent")
+    except Exception:  # (see above: the table goes on, only this line is lost)
+        return _("that line could not be sent")
+    return None
