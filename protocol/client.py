@@ -66,6 +66,7 @@ from protocol.messages import (
     TableNotice,
     Update,
 )
+from protocol.own_moves import OwnMoves
 from protocol.silence import SilenceWatch
 
 Trust = Callable[[str], Awaitable[bool]]
@@ -255,6 +256,11 @@ class TableClient:
     keep_deal: Callable[[DealWitness], None] | None = None
     """Writes the deal notes to disk; called whenever they change, before the pledge or the
     part they record is sent, so that a restarted program never forgets a part it revealed."""
+    moves: OwnMoves = field(default_factory=OwnMoves)
+    """Which of our seat's moves this program made and which a bot made for us (restored from
+    disk by a restarted program): the log says who made each."""
+    keep_moves: Callable[[OwnMoves], None] | None = None
+    """Writes `moves` to disk whenever one of our own moves is applied (or found not ours)."""
 
     # What the table looks like now.
     fingerprint: str = ""
@@ -310,6 +316,11 @@ class TableClient:
         """Connected, the handshake not done: what fails now says the peer is no table."""
         self._down_since: float | None = None
         self._acted_at: int | None = None
+        self._answer_due = False
+        """Our action sent at `_acted_at` has neither been applied nor refused yet."""
+        self._claimed: tuple[int, int] | None = None
+        """(`_acted_at`, the seq of the update taken as its answer): a `stale_seq` refusal of
+        that action later says the update was the turn clock's bot's move, not ours."""
         self._shown_before: Counter[ChatLine] | None = None
         """This session's `earlier` chat lines still to be matched with lines already shown."""
         self._linked = False
@@ -347,10 +358,11 @@ class TableClient:
         data = action if isinstance(action, dict) else self._game().encode_action(action)
         self.awaiting = True
         self._acted_at = self.seq
+        self._answer_due = True
         try:
             await self._send(Action(self.seq, data))
         except ConnectionError:
-            self.awaiting = False
+            self.awaiting = self._answer_due = False
             raise
 
     async def set_ready(self, ready: bool = True) -> None:
@@ -576,17 +588,20 @@ class TableClient:
             if message.offset == 0:
                 self.log, self.steps = [], []
             for step in message.steps:
+                if step.actor == self.seat:
+                    self.moves.seen(step.seq)
                 self.steps.append((step.seq, step.events))
                 self.log.extend(step.events)
                 self.shown.on_events(step.seq, step.events, history=True)
         elif isinstance(message, Snapshot):
             self.view, self.to_act, self.seq = message.view, message.to_act, message.seq
             self.shown.on_view(message.seq, message.view, message.to_act, snapshot=True)
-            self.awaiting = False
+            self.awaiting = self._answer_due = False
             self._notify(ViewChanged(()))
         elif isinstance(message, Update):
             self.view, self.to_act, self.seq = message.view, message.to_act, message.seq
             if message.actor == self.seat:
+                self._our_seat_moved(message.seq)
                 self.awaiting = False
             self.steps.append((message.seq, message.events))
             self.log.extend(message.events)
@@ -622,7 +637,8 @@ class TableClient:
             if message.detail.get("seq", self._acted_at) == self._acted_at:
                 # Our latest move was refused (a refusal naming an older one leaves it waiting).
                 # The host sent every update before its refusal, so the view is the fresh one.
-                self.awaiting = False
+                self.awaiting = self._answer_due = False
+            self._disclaim(message)
             self._notify(
                 HostRefused(message.code, message.text, message.fatal, dict(message.detail))
             )
@@ -652,6 +668,33 @@ class TableClient:
                 return
             raise ConnectionError(f"the host left: {message.reason or 'no reason given'}")
 
+    def _our_seat_moved(self, seq: int) -> None:
+        """An update of our seat's move: ours if it is the first since our action was sent,
+        otherwise a bot's (the stand-in, or the turn clock's)."""
+        if not self._answer_due or self._acted_at is None:
+            self.moves.not_made(seq)
+            return
+        self._answer_due = False
+        self._claimed = (self._acted_at, seq)
+        self.moves.made(seq)
+        self._keep_moves()
+
+    def _disclaim(self, error: Error) -> None:
+        """Our action was refused as stale after an update of our seat we took for its answer:
+        the turn clock's bot had played that decision first."""
+        claimed = self._claimed
+        if claimed is None or error.code != ErrorCode.STALE_SEQ:
+            return
+        if error.detail.get("seq") == claimed[0]:
+            self._claimed = None
+            self.moves.not_made(claimed[1])
+            self._keep_moves()
+
+    def _keep_moves(self) -> None:
+        if self.keep_moves is not None:
+            with contextlib.suppress(OSError):  # a full disk costs only the words of a restart
+                self.keep_moves(self.moves)
+
     def _shown_already(self, line: ChatLine) -> bool:
         """Whether an `earlier` line is one we showed before our link dropped. The host sends
         its last lines to every connection that joins; only those said while we were away are
@@ -675,6 +718,7 @@ class TableClient:
         if heard in self._heard_taken_back:
             return
         self._heard_taken_back.add(heard)
+        self.moves.taken_back(first)
         if self.seq >= first:
             self.shown.taken_back(first)
             self._notify_table("taken_back", count=self.seq - first + 1)
@@ -739,6 +783,7 @@ class TableClient:
         }
         self.shown.on_start(facts, start.cards)
         self.seat = start.seat
+        self.moves.for_game(start.commitment)
         self._contributions = {c.seat: c.part for c in start.contributions}
         self._notify(GameStarted(config, start.seat, start.names))
 

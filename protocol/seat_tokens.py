@@ -6,9 +6,11 @@ Beside the token, in a file of its own, the client keeps its notes on the deal
 revealed. They are keyed as the token is, by the table's address as its key is pinned there
 and the player's name, not by the token: a host that refuses our token (`bad_token`) or comes
 back as a new table must not make us forget that it has seen our part. So forgetting the token
-leaves the notes; they go only once the deal has been checked (`forget_deal`). Both files are
-readable by the user alone. A restarted program then holds the host to the same deal instead of
-believing whatever it is told next.
+leaves the notes; they go only once the deal has been checked (`forget_deal`). A third file
+says which of the seat's moves in that game were the program's own (`OwnMoves.to_data`), so
+that a restarted program's log tells them from those a bot made for the player; it goes with
+the deal notes. All are readable by the user alone. A restarted program then holds the host to
+the same deal instead of believing whatever it is told next.
 
 Two programs of one user at one table under one name would read the same file and hold the
 same token, and each would push the other out of the seat in turn. So a program that plays a
@@ -103,6 +105,22 @@ class SeatTokens:
             deal = self._read(address, name).get("deal")
         return deal if isinstance(deal, dict) else None
 
+    def load_moves(self, address: str, name: str) -> dict[str, Any] | None:
+        """Which of the seat's moves were the program's own (see `OwnMoves`), if kept."""
+        try:
+            moves = json.loads(self._path(address, name, ".moves").read_text())
+        except (OSError, ValueError):
+            return None
+        return moves if isinstance(moves, dict) else None
+
+    def save_moves(self, address: str, name: str, moves: dict[str, Any]) -> None:
+        """Whole or not at all, as the deal notes (but unsynced: losing the latest costs only
+        the words of the log, not the deal's check)."""
+        path = self._path(address, name, ".moves")
+        fresh = path.with_suffix(".moves-new")
+        self._write(fresh, moves)
+        os.replace(fresh, path)
+
     def save(
         self, address: str, name: str, token: bytes, deal: dict[str, Any] | None = None
     ) -> None:
@@ -132,3 +150,4 @@ class SeatTokens:
 
     def forget_deal(self, address: str, name: str) -> None:
         self._path(address, name, ".deal").unlink(missing_ok=True)
+        self._path(address, name, ".moves").unlink(missing_ok=True)

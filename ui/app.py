@@ -33,6 +33,7 @@ from protocol.client import (
 )
 from protocol.deal_witness import DealWitness
 from protocol.messages import Lobby
+from protocol.own_moves import OwnMoves
 from protocol.seat_tokens import SeatClaim, SeatTokens
 from protocol.settings import data_dir
 from ui.ascii_filter import AsciiFilter
@@ -364,6 +365,10 @@ class NetcardsApp(App[None]):
             deal=None if spectator else DealWitness.restore(tokens.load_deal(address, name)),
             keep_deal=None if spectator else (
                 lambda deal: tokens.save_deal(address, name, deal.to_data())
+            ),
+            moves=None if spectator else OwnMoves.restore(tokens.load_moves(address, name)),
+            keep_moves=None if spectator else (
+                lambda moves: tokens.save_moves(address, name, moves.to_data())
             ),
         )  # fmt: skip
         self.session = session

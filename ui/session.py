@@ -28,6 +28,7 @@ from protocol.identity_store import load_or_create_identity
 from protocol.journal_file import JournalWriter
 from protocol.known_hosts import KnownHosts, OwnHost
 from protocol.lan import lan_addresses
+from protocol.own_moves import OwnMoves
 from protocol.settings import config_dir
 from ui.i18n import _
 from ui.journals import new_journal_path
@@ -244,9 +245,12 @@ async def join_table(
     token: bytes | None = None,
     deal: DealWitness | None = None,
     keep_deal: Callable[[DealWitness], None] | None = None,
+    moves: OwnMoves | None = None,
+    keep_moves: Callable[[OwnMoves], None] | None = None,
 ) -> Session:
-    """Join a table; `token` and `deal` are what an earlier run of the program kept of its seat,
-    `keep_deal` writes the deal notes whenever they change (see `TableClient.keep_deal`)."""
+    """Join a table; `token`, `deal` and `moves` are what an earlier run of the program kept of
+    its seat, `keep_deal` writes the deal notes whenever they change (see
+    `TableClient.keep_deal`), `keep_moves` which moves were ours (`TableClient.keep_moves`)."""
     client = TableClient(
         address,
         player,
@@ -257,6 +261,8 @@ async def join_table(
         token=token,
         deal=deal or DealWitness(),
         keep_deal=keep_deal,
+        moves=moves or OwnMoves(),
+        keep_moves=keep_moves,
     )
     session = Session(client, post)
     await session.start()

@@ -16,7 +16,7 @@ from netcards.games.velonimo.cards import ALL_CARDS, VALUE, is_hare
 from netcards.games.via_gladiola import GAME as VIA_GLADIOLA
 from ui import i18n
 from ui.games.auf_achse import AufAchseScreen
-from ui.games.velonimo import VelonimoScreen
+from ui.games.velonimo import VelonimoScreen, card_word
 from ui.games.via_gladiola import ViaGladiolaScreen
 
 NAMES = ("ann", "root", "cy")
@@ -116,3 +116,48 @@ def test_auf_achse_words_your_draw_as_via_gladiola_does(language: str) -> None:
         "nl": "Je trok 1 kaart: ",
     }
     assert mine == expected[language] + aa.card_name(ten)
+
+
+STAND_IN = {"en": "Your stand-in", "fr": "Votre remplaçant", "nl": "Je invaller"}
+
+
+def own_moves(language: str) -> Iterator[tuple[Any, dict[str, Any], str]]:
+    """(screen, an event of our seat's move, the cards it names) for every kind of move."""
+    vg = screen(ViaGladiolaScreen, VIA_GLADIOLA)
+    distance = next(c.id for c in vg.deck.cards if c.kind == "distance")
+    yield vg, {"kind": "walk", "seat": 0, "card": distance, "cadence_draws": 1}, ""
+    yield vg, {"kind": "rest", "seat": 0}, ""
+    vn = screen(VelonimoScreen, VELONIMO)
+    card = next(c for c in ALL_CARDS if not is_hare(c) and VALUE[c] == 3)
+    named = card_word(card)
+    yield vn, {"kind": "play", "seat": 0, "cards": [card], "value": 3}, ""
+    yield vn, {"kind": "pass", "seat": 0}, ""
+    take = {"kind": "leader_take", "seat": 0, "victim": 1, "leaders": 1, "count": 1}
+    yield vn, {**take, "cards": [card]}, named
+    give = {"kind": "leader_give", "seat": 0, "victim": 1, "to_give": 0, "card": card}
+    yield vn, give, named
+    yield vn, {"kind": "next_leader", "seat": 0, "leader": 1}, ""
+    yield vn, {"kind": "reward", "seat": 0, "card": card, "to": 0}, named
+    yield vn, {"kind": "reward", "seat": 0, "card": card, "to": 1}, named
+    aa = screen(AufAchseScreen, AUF_ACHSE)
+    km = [c for c in range(len(aa.deck.kind)) if aa.deck.kind[c] == KM][:2]
+    yield aa, {"kind": "run_chosen", "seat": 0, "count": 1, "cards": km[:1]}, aa.card_name(km[0])
+    yield aa, {"kind": "odometer_card", "seat": 0, "card": km[0]}, aa.card_name(km[0])
+    chosen = {"kind": "free_road_chosen", "seat": 0, "count": 2, "cards": km}
+    yield aa, chosen, aa.card_name(km[1])
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_move_a_bot_made_for_you_names_the_bot_and_still_your_cards(language: str) -> None:
+    """A move the stand-in (or the turn clock's bot) made in your seat is its move, not yours;
+    the cards it shows are still your own hand's."""
+    i18n.use(language)
+    for game, event, cards in own_moves(language):
+        yours, its = game.log_line(event), game.log_line(event, stand_in=True)
+        assert yours == game.describe(event) and STAND_IN[language] not in yours, yours
+        assert its.startswith(STAND_IN[language]) and its != yours, (yours, its)
+        assert cards in yours and cards in its, its
+    # What followed from the move in the same update is still about you.
+    vn = screen(VelonimoScreen, VELONIMO)
+    out = {"kind": "finish", "seat": 0, "place": 1, "points": 5}
+    assert vn.log_line(out, stand_in=True) == vn.describe(out)

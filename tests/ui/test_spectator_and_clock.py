@@ -79,5 +79,8 @@ async def test_the_turn_clock_counts_down_and_a_bot_plays_when_it_runs_out() -> 
             )
             await wait_until(pilot, lambda: "time ran out for Ann" in screen_text(app), 10)
             assert table.actions[0][0] == 0, "a bot played Ann's first turn"
+            # and Ann's log says it was the bot's move, not hers
+            await wait_until(pilot, lambda: "Your stand-in" in screen_text(app), 5)
+            assert not re.search(r"You (walked|rested|laid)", screen_text(app))
     finally:
         await host.close()

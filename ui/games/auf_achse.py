@@ -96,6 +96,7 @@ class AufAchseScreen(GameScreen):
     game_id = "auf-achse"
     deal_ends = frozenset({"stage_end"})
     part_start = "stage_start"
+    move_kinds = frozenset({"run_chosen", "odometer_card", "free_road_chosen"})
     next_part = N_("Next stage")
     previous_part = N_("Previous stage")
     score_title = N_("km")
@@ -358,6 +359,10 @@ class AufAchseScreen(GameScreen):
                 + self.plays_first(event["first_player"])
             )
         if kind == "run_chosen":
+            if "cards" in event and self.stand_in_move:
+                return _("Your stand-in chose {card} for your run").format(
+                    card=self.card_names(event["cards"])
+                )
             if "cards" in event:
                 return _("You chose {card} for your run").format(
                     card=self.card_names(event["cards"])
@@ -370,6 +375,10 @@ class AufAchseScreen(GameScreen):
         if kind == "free_road_added":
             return _("Free road cards laid: {counts}").format(counts=self.per_seat(event["counts"]))
         if kind == "odometer_card":
+            if "card" in event and self.stand_in_move:
+                return _("Your stand-in put {card} face down on the odometer").format(
+                    card=self.card_name(event["card"])
+                )
             if "card" in event:
                 return _("You put {card} face down on the odometer").format(
                     card=self.card_name(event["card"])
@@ -380,6 +389,10 @@ class AufAchseScreen(GameScreen):
         if kind == "reveal":
             return self.describe_reveal(event, who)
         if kind == "free_road_chosen":
+            if "cards" in event and self.stand_in_move:
+                return _("Your stand-in chose {cards} for your run").format(
+                    cards=self.in_order(event["cards"])
+                )
             if "cards" in event:
                 return _("You chose {cards} for your run").format(
                     cards=self.in_order(event["cards"])

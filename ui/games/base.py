@@ -129,6 +129,9 @@ class GameScreen(Screen[None]):
     score_title: ClassVar[str] = N_("score")
     next_deal: ClassVar[str] = N_("Next deal in {n}s.")
     """The summary's countdown, in the title's own word for what comes next (day, round...)."""
+    move_kinds: ClassVar[frozenset[str]] = frozenset()
+    """The kinds of event that say what a seat chose (not what followed from it): those of our
+    seat's moves that a bot made for us name the bot (see `stand_in_move`)."""
 
     def __init__(self, session: Session, *, ascii_mode: bool = False) -> None:
         super().__init__()
@@ -150,6 +153,9 @@ class GameScreen(Screen[None]):
         other way."""
         self.too_small = False
         """The window cannot show the table: only the keys that do not need to see it work."""
+        self.stand_in_move = False
+        """The event being worded is our seat's move made by a bot (the host's stand-in while
+        we were away, or the turn clock's): its subject is that bot, not 'You'."""
 
     # -- layout ------------------------------------------------------------------------------------
 
@@ -247,6 +253,8 @@ class GameScreen(Screen[None]):
     def subject(self, seat: int | None) -> str:
         """A seat as the subject that starts a sentence: 'You', 'The table', or the name as
         its player typed it ('root' stays 'root')."""
+        if seat is not None and seat == self.seat and self.stand_in_move:
+            return _("Your stand-in")
         if seat is None or seat == self.seat:
             return upper_first(self.name_of(seat))
         return self.name_of(seat)
@@ -405,14 +413,38 @@ class GameScreen(Screen[None]):
         if len(log) < self.shown:  # the log was sent again from the start (a rejoin)
             self.query_one("#log", RichLog).clear()
             self.shown = 0
-        for event in log[self.shown :]:
-            self.log_event(event)
+        by_bot = self.stand_in_events()
+        for index in range(self.shown, len(log)):
+            self.log_event(log[index], stand_in=index in by_bot)
         self.shown = len(log)
 
-    def log_event(self, event: dict[str, Any]) -> None:
-        line = self.describe(event)
+    def stand_in_events(self) -> set[int]:
+        """Where in the log are the events of our seat's moves that a bot made for us."""
+        moves = getattr(self.client, "moves", None)  # a replay knows nothing of stand-ins
+        found: set[int] = set()
+        if moves is None:
+            return found
+        index = 0
+        for seq, step in self.client.steps:
+            if moves.by_stand_in(seq):
+                found.update(range(index, index + len(step)))
+            index += len(step)
+        return found
+
+    def log_event(self, event: dict[str, Any], stand_in: bool = False) -> None:
+        line = self.log_line(event, stand_in)
         if line:
             self.query_one("#log", RichLog).write(escape(line))
+
+    def log_line(self, event: dict[str, Any], stand_in: bool = False) -> str | None:
+        """The event's line; `stand_in`: it came with a move a bot made for our seat."""
+        self.stand_in_move = (
+            stand_in and event.get("kind") in self.move_kinds and event.get("seat") == self.seat
+        )
+        try:
+            return self.describe(event)
+        finally:
+            self.stand_in_move = False
 
     def show_chat(self, line: ChatLine) -> None:
         self.query_one(ChatBox).add(line.name, line.text, watching=line.seat is None)

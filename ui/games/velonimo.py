@@ -176,6 +176,7 @@ class VelonimoScreen(GameScreen):
     game_id = "velonimo"
     deal_ends = frozenset({"round_end"})
     part_start = "round_start"
+    move_kinds = frozenset({"play", "pass", "leader_take", "leader_give", "next_leader", "reward"})
     next_part = N_("Next round")
     previous_part = N_("Previous round")
     multi_select = True
@@ -574,6 +575,8 @@ class VelonimoScreen(GameScreen):
             )
         if kind == "reward":
             card, to = card_word(event["card"]), event["to"]
+            if to == seat and me and self.stand_in_move:
+                return _("Your stand-in put the reward {card} into your hand").format(card=card)
             if to == seat and me:
                 return _("You put the reward {card} into your hand").format(card=card)
             if to == seat:
@@ -629,6 +632,12 @@ class VelonimoScreen(GameScreen):
     def describe_take(self, event: dict[str, Any]) -> str:
         thief, victim, count = event["seat"], event["victim"], event["count"]
         cards = event.get("cards")
+        if cards is not None and thief == self.seat and self.stand_in_move:
+            return ngettext(
+                "Your stand-in chose {name}: your turtle took {cards}",
+                "Your stand-in chose {name}: your turtles took {cards}",
+                len(cards),
+            ).format(cards=cards_words(cards), name=self.name_of(victim))
         if cards is not None and thief == self.seat:
             return ngettext(
                 "Your turtle took {cards} from {name}",
@@ -650,7 +659,11 @@ class VelonimoScreen(GameScreen):
     def describe_give(self, event: dict[str, Any]) -> str:
         giver, victim, left = event["seat"], event["victim"], event["to_give"]
         card = event.get("card")
-        if card is not None and giver == self.seat:
+        if card is not None and giver == self.seat and self.stand_in_move:
+            line = _("Your stand-in gave {card} back to {name}").format(
+                card=card_word(card), name=self.name_of(victim)
+            )
+        elif card is not None and giver == self.seat:
             line = _("You gave {card} back to {name}").format(
                 card=card_word(card), name=self.name_of(victim)
             )

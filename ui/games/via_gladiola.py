@@ -46,6 +46,7 @@ class ViaGladiolaScreen(GameScreen):
     game_id = "via-gladiola"
     deal_ends = frozenset({"day_end"})
     part_start = "day_start"
+    move_kinds = frozenset({"walk", "rest", "gladiola"})
     next_part = N_("Next day")
     previous_part = N_("Previous day")
     score_title = N_("blisters")
