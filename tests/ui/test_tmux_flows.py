@@ -81,9 +81,10 @@ def test_a_host_who_leaves_tells_the_player_at_once_with_the_results_so_far(
         tmux.wait_for("bea", "First visit to")
         tmux.keys("bea", "y")
         tmux.wait_for("bea", "Host fingerprint")
-        tmux.keys("bea", "c", "hello from Bea", "Enter", "r")
+        # Enter sends and keeps the chat open for the next line; escape goes back to the table.
+        tmux.keys("bea", "c", "hello from Bea", "Enter", "Escape", "r")
         tmux.wait_for("host", "Bea: hello from Bea")
-        tmux.keys("host", "c", "welcome", "Enter", "r")
+        tmux.keys("host", "c", "welcome", "Enter", "Escape", "r")
         for name in ("host", "bea"):
             tmux.wait_for(name, "Day 1 of 4")
         tmux.wait_for("bea", "welcome")
