@@ -260,8 +260,10 @@ class TableHost(Links):
         if self.journal is None:
             return
         if effect.durable:
-            with contextlib.suppress(OSError):
+            try:
                 self.journal.append(effect.record)
+            except OSError as exc:  # the table goes on; its journal says less than it should
+                self.log(f"could not write the journal: {exc.strerror or exc}")
             return
         self.journal.write(effect.record)
         if self._sync_timer is None:
