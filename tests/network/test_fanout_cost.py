@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-import protocol.client
+import protocol.client_messages
 import protocol.connection
 from netcards.table import Table
 from protocol.client import SeatTaken, TableClient
@@ -111,7 +111,7 @@ async def test_every_client_has_the_last_update_before_any_checks_the_game(
     port = await server.start()
     watchers = spectators(f"127.0.0.1:{port}", tmp_path, 4)
     behind_at_first_check: list[int] = []
-    verify = protocol.client.verify_game
+    verify = protocol.client_messages.verify_game
 
     def checking(*args: Any, **kwargs: Any) -> Any:
         if not behind_at_first_check:
@@ -119,7 +119,7 @@ async def test_every_client_has_the_last_update_before_any_checks_the_game(
             behind_at_first_check.append(sum(1 for w in watchers if w.seq < server.seq))
         return verify(*args, **kwargs)
 
-    monkeypatch.setattr(protocol.client, "verify_game", checking)
+    monkeypatch.setattr(protocol.client_messages, "verify_game", checking)
     runners = [asyncio.create_task(w.run()) for w in watchers]
     try:
         await asyncio.wait_for(server.finished.wait(), 60)
