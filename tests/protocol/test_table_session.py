@@ -39,6 +39,7 @@ from protocol.table_session.effects import (
     AskBot,
     CancelTimer,
     Close,
+    Drop,
     Journal,
     Send,
     WakeBots,
@@ -247,3 +248,32 @@ def test_the_host_ending_the_table_says_so_to_everyone_and_stops_every_timer(pha
     assert session.timers == {}
     assert effects[-1] == Journal({"type": "closed"}, durable=True)
     assert session.end_table() == [Journal({"type": "closed"}, durable=True)], "said once"
+
+
+def test_an_address_that_guessed_wrong_too_often_is_turned_away_at_the_door() -> None:
+    """Judged by the time passed in: refused while its wait runs, let in once it is over."""
+    table = Table.create("via-gladiola", 2, {}, name="t", host_part=bytes(32))
+    session = TableSession(
+        table, settings=HostSettings(), random_bytes=randomness(7), password_protected=True
+    )
+    for _ in range(4):
+        session.password_judged("10.0.0.9", False, 100.0)
+    arrival = session.arrive("10.0.0.9", "10.0.0.9:5000", 100.5)
+    assert arrival.number is None and arrival.refusal is not None
+    assert arrival.refusal[1] == {"retry_after_ms": 1500}
+    assert [type(e).__name__ for e in arrival.effects] == ["Log"]
+    assert "turned 10.0.0.9:5000 away" in arrival.effects[0].line  # type: ignore[union-attr]
+    assert session.members == {}
+    assert session.arrive("10.0.0.9", "10.0.0.9:5001", 102.0).number is not None
+
+
+def test_the_waiting_room_sheds_the_oldest_idle_connection_of_a_crowding_address() -> None:
+    session = a_table(max_waiting_per_address=2)
+    ann, _ = join(session, "Ann", now=0.5)  # joined: never shed
+    first, second = arrive(session, 1.0), arrive(session, 2.0)
+    arrival = session.arrive("127.0.0.1", "127.0.0.1:49999", 4.0)
+    assert arrival.number is not None
+    (drop,) = arrival.effects
+    assert drop == Drop(first, "it has not joined; its place is needed to make room", True)
+    assert session.members[first].closed and not session.members[second].closed
+    assert session.members[ann].joined
