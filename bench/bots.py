@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.sidebyside import HERE, best_of
-from netcards.bots.base import make_bot
+from netcards.bots.registry import make_bot
 from netcards.bots.search import SearchBot
 from netcards.registry import get_game
 from netcards.rng import make_seed
@@ -112,7 +112,7 @@ def budgets(text: str) -> dict[str, str]:
 
 SPEED = """
 import json, time
-from netcards.bots.base import make_bot
+from netcards.bots.registry import make_bot
 from netcards.registry import get_game
 from netcards.rng import make_seed
 from netcards.simulate import play_game

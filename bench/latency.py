@@ -33,7 +33,7 @@ from typing import Any
 import msgpack
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
-from netcards.bots.base import make_bot
+from netcards.bots.registry import make_bot
 from protocol.client import GameStarted, SeatTaken, TableClient, ViewChanged
 from protocol.known_hosts import KnownHosts
 

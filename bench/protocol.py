@@ -21,7 +21,7 @@ from typing import Any
 import msgpack
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
-from netcards.bots.base import make_bot
+from netcards.bots.registry import make_bot
 from netcards.registry import get_game
 from netcards.rng import make_seed
 from protocol.client_connection import ClientConnection

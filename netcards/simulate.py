@@ -11,7 +11,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from netcards.bots.base import NO_VIEW, Bot, make_bot
+from netcards.bots.base import NO_VIEW, Bot
+from netcards.bots.registry import make_bot
 from netcards.game import Game, Outcome, TableConfig
 from netcards.oplog import GameLog
 

@@ -17,7 +17,7 @@ from functools import partial
 from typing import Any, Literal, TypeVar
 
 from netcards.action import Action
-from netcards.bots.base import make_bot
+from netcards.bots.registry import make_bot
 from netcards.errors import FutureMove, GameError, NotYourTurn, StaleMove
 from netcards.event import Event
 from netcards.fairdeal import PART_BYTES, combine, commitment

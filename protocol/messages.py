@@ -6,6 +6,9 @@ connection refuses a message from the wrong side) and `PHASE` whether it is a pl
 handshake message or an encrypted session message. Game-specific parts (an action, a view,
 events, options, an outcome) are nested plain maps whose generic shape is checked here; the
 game's own codec checks an action's meaning at the host.
+
+(Longer than the other modules on purpose: every message is declared here, one after another,
+so that the whole vocabulary of the protocol reads in one place beside `docs/protocol.md`.)
 """
 
 from __future__ import annotations

@@ -303,7 +303,7 @@ def table_config(
 
 
 def _simulate(args: argparse.Namespace, out: IO[str]) -> int:
-    from netcards.bots.base import make_bot
+    from netcards.bots.registry import make_bot
     from netcards.simulate import simulate
 
     game = get_game(args.game)
@@ -487,7 +487,7 @@ def _host(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
 
 
 def _bot(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
-    from netcards.bots.base import check_level
+    from netcards.bots.registry import check_level
     from protocol.address import parse_address
     from ui import headless
 

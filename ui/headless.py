@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from netcards.bots.base import make_bot
+from netcards.bots.registry import make_bot
 from netcards.game import Outcome
 from netcards.table import Table
 from protocol.address import format_address

@@ -5,7 +5,8 @@ from __future__ import annotations
 import hashlib
 
 from netcards.action import Action
-from netcards.bots.base import Bot, BotFactory, History, View, no_setting, register_level
+from netcards.bots.base import Bot, BotFactory, History, View
+from netcards.bots.registry import no_setting, register_level
 
 _MULTIPLIER = 6364136223846793005
 _INCREMENT = 1442695040888963407
@@ -36,8 +37,8 @@ class RandomBot(Bot):
         return legal[((chance >> 11) * len(legal)) >> 53]
 
 
-def register() -> None:
-    def for_game(game_id: str) -> BotFactory:
-        return RandomBot
+def _for_game(game_id: str) -> BotFactory:
+    return RandomBot
 
-    register_level("random", no_setting("random", for_game))
+
+register_level("random", no_setting("random", _for_game))

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections import Counter
 
 from netcards.action import Action
-from netcards.bots.base import NO_VIEW, make_bot
+from netcards.bots.base import NO_VIEW
+from netcards.bots.registry import make_bot
 from netcards.games.via_gladiola.actions import WALK
 from netcards.registry import get_game
 from netcards.rng import make_seed

@@ -10,7 +10,7 @@ from typing import Any
 import msgpack
 import pytest
 
-from netcards.bots.base import make_bot
+from netcards.bots.registry import make_bot
 from netcards.game import Game
 from netcards.games.velonimo.sampling import known_holders
 from netcards.registry import all_games

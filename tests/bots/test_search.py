@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 import netcards.bots.search.bot as search_bot
-from netcards.bots.base import check_level, make_bot
+from netcards.bots.registry import check_level, make_bot
 from netcards.bots.search import SearchBot
 from netcards.bots.search.playout import Result
 from netcards.errors import BadConfig

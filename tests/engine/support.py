@@ -10,7 +10,7 @@ from typing import Any
 import msgpack
 
 from netcards.action import Action
-from netcards.bots.base import make_bot
+from netcards.bots.registry import make_bot
 from netcards.game import Game, TableConfig
 from netcards.rng import make_seed
 

@@ -14,7 +14,7 @@ from typing import Any
 import msgpack
 import pytest
 
-from netcards.bots.base import make_bot
+from netcards.bots.registry import make_bot
 from netcards.game import Game, Outcome, TableConfig
 from netcards.registry import all_games
 from netcards.simulate import game_seed, play_game

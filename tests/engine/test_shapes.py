@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from netcards.bots.base import make_bot
+from netcards.bots.registry import make_bot
 from netcards.game import Game, TableConfig
 from netcards.registry import all_games
 from netcards.rng import make_seed

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from netcards.bots.base import make_bot
+from netcards.bots.registry import make_bot
 from netcards.errors import BadConfig, BadDeck, IllegalAction, NotYourTurn
 from netcards.event import Event
 from netcards.games.auf_achse import GAME, flow

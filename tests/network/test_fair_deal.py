@@ -24,11 +24,12 @@ import pytest
 
 from netcards.fairdeal import pledge
 from netcards.table import Table
-from protocol.host import HostSettings, Peer, TableHost
+from protocol.host import HostSettings, TableHost
 from protocol.identity import IdentityKey
 from protocol.messages import Commit, Join, Message, Pledge, Ready, Seated, Start
 from protocol.seat_tokens import SeatTokens
 from protocol.settings import data_dir
+from protocol.table_session import Member, TableSession
 from tests.network.processes import Proc, bot, read_trace, spawn, wait_for
 from tests.network.raw import Raw, connect
 
@@ -36,7 +37,7 @@ HOST_SEAT = 2
 """In these tables seat 2 belongs to the host: its bot, or its own player."""
 
 
-class Cheat(TableHost):
+class CheatSession(TableSession):
     cheat = "honest"
 
     def _deal(self) -> None:
@@ -63,7 +64,7 @@ class Cheat(TableHost):
             return
         super()._deal()
 
-    def _catch_up(self, peer: Peer) -> None:
+    def _catch_up(self, peer: Member) -> None:
         if self.cheat == "rewrite_on_rejoin" and self.table.phase == "playing":
             self.table.host_part = os.urandom(32)  # told only to a player who comes back
         super()._catch_up(peer)
@@ -81,6 +82,20 @@ class Cheat(TableHost):
     def _patch_parts(self, change: Callable[[dict[int, bytes]], Mapping[int, bytes]]) -> None:
         real = self.table.use_contributions
         self.table.use_contributions = lambda parts: real(change(dict(parts)))  # type: ignore[method-assign]
+
+
+class Cheat(TableHost):
+    session_class = CheatSession
+
+    @property
+    def cheat(self) -> str:
+        assert isinstance(self.session, CheatSession)
+        return self.session.cheat
+
+    @cheat.setter
+    def cheat(self, value: str) -> None:
+        assert isinstance(self.session, CheatSession)
+        self.session.cheat = value
 
 
 async def play(tmp_path: Path, cheat: str, own_player: bool) -> tuple[Cheat, list[Proc]]:

@@ -13,13 +13,13 @@ import contextlib
 import json
 import os
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-import protocol.client
+import protocol.client_messages
 import protocol.connection
 from netcards.table import Table
 from protocol.client import SeatTaken, TableClient
@@ -28,6 +28,8 @@ from protocol.identity import IdentityKey
 from protocol.journal_file import JournalWriter
 from protocol.known_hosts import KnownHosts
 from protocol.messages import Update
+from protocol.table_session import Effect, Member
+from protocol.table_session.effects import Send
 
 
 def bots_table(bot_delay: float) -> TableHost:
@@ -81,14 +83,14 @@ async def test_the_end_of_a_game_waits_for_the_last_update_to_leave(
         monkeypatch.setattr(protocol.connection, name, counting(getattr(protocol.connection, name)))
     server = bots_table(bot_delay=0.05)
     waiting_writers: list[bool] = []  # when the results start: did a writer still wait?
-    send_results = server._send_results
+    send_results = server.session._send_results
 
-    def results_once_the_update_is_out(peer: Peer) -> None:
+    def results_once_the_update_is_out(member: Member) -> None:
         if not waiting_writers:
             waiting_writers.append(any(not p.queue.empty() for p in server.peers.values()))
-        send_results(peer)
+        send_results(member)
 
-    monkeypatch.setattr(server, "_send_results", results_once_the_update_is_out)
+    monkeypatch.setattr(server.session, "_send_results", results_once_the_update_is_out)
     async with watched_to_the_end(server, tmp_path, 3) as watchers:
         for watcher in watchers:
             while watcher.outcome is None:
@@ -109,7 +111,7 @@ async def test_every_client_has_the_last_update_before_any_checks_the_game(
     port = await server.start()
     watchers = spectators(f"127.0.0.1:{port}", tmp_path, 4)
     behind_at_first_check: list[int] = []
-    verify = protocol.client.verify_game
+    verify = protocol.client_messages.verify_game
 
     def checking(*args: Any, **kwargs: Any) -> Any:
         if not behind_at_first_check:
@@ -117,7 +119,7 @@ async def test_every_client_has_the_last_update_before_any_checks_the_game(
             behind_at_first_check.append(sum(1 for w in watchers if w.seq < server.seq))
         return verify(*args, **kwargs)
 
-    monkeypatch.setattr(protocol.client, "verify_game", checking)
+    monkeypatch.setattr(protocol.client_messages, "verify_game", checking)
     runners = [asyncio.create_task(w.run()) for w in watchers]
     try:
         await asyncio.wait_for(server.finished.wait(), 60)
@@ -153,20 +155,28 @@ async def test_an_update_reaches_the_players_connections_first_and_at_once(
         monkeypatch.setattr(peer.writer, "write", recording)
 
     in_action = False
-    after_action = server._after_action
+    perform = server._perform
 
-    def action(events: list[Any]) -> None:
+    def performing(effects: Iterable[Effect]) -> None:
+        """The session's effects carried out; those of an action send its updates."""
         nonlocal in_action
+        effects = list(effects)
+        if not any(
+            isinstance(e, Send) and isinstance(getattr(e.message, "message", None), Update)
+            for e in effects
+        ):
+            perform(effects)
+            return
         for peer in server.peers.values():
             if not getattr(peer, "watched", False):
                 watching_writes(peer)
                 peer.watched = True  # type: ignore[attr-defined]
         in_action = True
-        after_action(events)
+        perform(effects)
         in_action = False
         queued_after_action.append(sum(p.queue.qsize() for p in server.peers.values()))
 
-    monkeypatch.setattr(server, "_after_action", action)
+    monkeypatch.setattr(server, "_perform", performing)
     port = await server.start()
     address = f"127.0.0.1:{port}"
     watchers = spectators(address, tmp_path, 3)

@@ -14,20 +14,25 @@ from pathlib import Path
 
 from netcards.table import Table
 from protocol.connection import packed
-from protocol.host import HostSettings, Peer, TableHost
+from protocol.host import HostSettings, TableHost
 from protocol.identity import IdentityKey
 from protocol.messages import Join, TableNotice
+from protocol.table_session import Member, TableSession
 from tests.network.processes import bot, wait_for
 
 ESCAPE = "\x1b]0;owned\x07\x1b[2J"
 """Sets the window's title and clears the screen, on a terminal that obeys it."""
 
 
-class Hostile(TableHost):
-    def _join(self, peer: Peer, join: Join) -> None:
-        super()._join(peer, join)
+class HostileSession(TableSession):
+    def _join(self, member: Member, join: Join) -> None:
+        super()._join(member, join)
         notice = TableNotice("away", {"seat": 1, "name": "Bob" + ESCAPE})
-        self._enqueue(peer, peer.conn.send(packed(notice, check=False)))
+        self._send(member, packed(notice, check=False))  # never checked: sealed as it is
+
+
+class Hostile(TableHost):
+    session_class = HostileSession
 
 
 async def test_a_notice_with_a_terminal_escape_is_refused_not_printed(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from protocol.host import HostSettings, Peer, TableHost
 from protocol.identity import IdentityKey
 from protocol.known_hosts import KnownHosts
 from protocol.messages import Message, Result, Snapshot, Update
+from protocol.table_session import Effect, TableSession
 from tests.network.processes import Proc, bot
 
 SHORT_VELONIMO = {"difficulties": [1, 2]}
@@ -35,9 +37,25 @@ def _cheat_totals(view: dict[str, Any]) -> dict[str, Any]:
     return {**view, "totals": [t + 7 for t in view["totals"]]}
 
 
+class DroppingSession(TableSession):
+    """The table's decisions, which say when the liar is to cut everyone off."""
+
+    lie = "honest"
+    drop_due = False
+
+    def _after_action(self, events: list[Any]) -> None:
+        super()._after_action(events)
+        last_kinds = {e.kind for e in events}
+        if (self.lie in ("later_snapshot", "honest_drop") and len(self.table.actions) == 4) or (
+            self.lie == "score_notice" and "round_end" in last_kinds
+        ):
+            self.drop_due = True
+
+
 class Liar(TableHost):
     """An honest table that tells its connections something else than the game it plays."""
 
+    session_class = DroppingSession
     lie = "honest"
     dropped = False
 
@@ -70,13 +88,11 @@ class Liar(TableHost):
             return Result({**message.outcome, "winners": [1] if winners == [0] else [0]})
         return message
 
-    def _after_action(self, events: list[Any]) -> None:
-        super()._after_action(events)
-        last_kinds = {e.kind for e in events}
-        drop = (self.lie in ("later_snapshot", "honest_drop") and len(self.table.actions) == 4) or (
-            self.lie == "score_notice" and "round_end" in last_kinds
-        )
-        if drop and not self.dropped:
+    def _perform(self, effects: Iterable[Effect]) -> None:
+        super()._perform(effects)
+        session = self.session
+        assert isinstance(session, DroppingSession)
+        if session.drop_due and not self.dropped:
             # Everyone is cut off a moment later (the updates out first) and comes back to
             # a `history` and a `snapshot`.
             self.dropped = True
@@ -107,6 +123,8 @@ async def play(
     table = Table.create(game, 2, chosen, name="t", host_part=os.urandom(32))
     server = Liar(table, IdentityKey.generate(os.urandom), settings=HostSettings(grace=20))
     server.lie = lie
+    assert isinstance(server.session, DroppingSession)
+    server.session.lie = lie
     port = await server.start()
     address = f"127.0.0.1:{port}"
     watcher = TableClient(address, "Sam", KnownHosts(tmp_path / "sam-hosts"), spectator=True)

@@ -203,9 +203,12 @@ async def test_the_documented_waits_a_minute_at_most_then_ten_minutes_refused(
     import types
 
     import protocol.host
+    import protocol.host_links
 
     clock = [time.monotonic()]
-    monkeypatch.setattr(protocol.host, "time", types.SimpleNamespace(monotonic=lambda: clock[0]))
+    moved = types.SimpleNamespace(monotonic=lambda: clock[0])
+    monkeypatch.setattr(protocol.host, "time", moved)
+    monkeypatch.setattr(protocol.host_links, "time", moved)  # where connections read the clock
     table_host = await _host_in_process(PASSWORD)
     try:
         failures, waits = 0, []

@@ -16,6 +16,7 @@ import asyncio
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -29,6 +30,8 @@ from protocol.known_hosts import KnownHosts
 from protocol.messages import Commit, Contribute, Join, Message, Pledge, Pledges, Ready, Seated
 from protocol.seat_tokens import SeatTokens
 from protocol.settings import data_dir
+from protocol.table_session import TableSession
+from protocol.table_session.effects import DEAL_TIMER
 from tests.network.processes import Proc, bot, spawn, wait_for
 from tests.network.raw import Raw, connect
 
@@ -39,11 +42,13 @@ OURS = r"the deal was made again 1 time\(s\) after our seed part had been reveal
 THEIRS = r"the deal was made again 1 time\(s\) after the players' seed parts had been published"
 
 
-class Redealer(TableHost):
+class RedealSession(TableSession):
+    """The table's decisions, patched to deal again once every part is revealed."""
+
     trick = "honest"
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.saw_the_parts = asyncio.Event()
 
     def _deal(self) -> None:
@@ -56,17 +61,25 @@ class Redealer(TableHost):
         if trick == "deal_off":
             self._call_off("pretending someone left")
         elif trick == "bad_token":  # quietly forget every seat and deal again to the newcomers
-            if self._deal_timer is not None:
-                self._deal_timer.cancel()
+            self._cancel_timer(DEAL_TIMER)
             self.round = None
-            for peer in list(self.peers.values()):
-                if peer.seat is not None and peer.joined:
-                    self.table.disconnect(peer.seat)
-                    peer.seat = peer.token = None
+            for member in list(self.members.values()):
+                if member.seat is not None and member.joined:
+                    self.table.disconnect(member.seat)
+                    member.seat = member.token = None
                     why = "this seat token is not valid here"
-                    self._refuse(peer, ErrorCode.BAD_TOKEN, why, fatal=True)
+                    self._refuse(member, ErrorCode.BAD_TOKEN, why, fatal=True)
         elif trick == "crash":  # the test kills this host now; a fresh one takes the port
             self.round = None
+
+
+class Redealer(TableHost):
+    session_class = RedealSession
+
+    @property
+    def session_of_tricks(self) -> RedealSession:
+        assert isinstance(self.session, RedealSession)
+        return self.session
 
 
 def fresh_table() -> Table:
@@ -96,8 +109,9 @@ async def play(tmp_path: Path, trick: str) -> tuple[list[Proc], TableClient, str
     """Ann and Bea (bot processes) and the host's bot at a 3-seat table, Eve watching."""
     identity = IdentityKey.generate(os.urandom)
     settings = HostSettings(pledge_timeout=20, contribute_timeout=20, grace=1)
-    server: TableHost = Redealer(fresh_table(), identity, settings=settings)
-    server.trick = trick  # type: ignore[attr-defined]
+    redealer = Redealer(fresh_table(), identity, settings=settings)
+    redealer.session_of_tricks.trick = trick
+    server: TableHost = redealer
     port = await server.start()
     eve = spectator(tmp_path, port)
     watching = asyncio.create_task(eve.run())
@@ -105,7 +119,7 @@ async def play(tmp_path: Path, trick: str) -> tuple[list[Proc], TableClient, str
     players = [bot(tmp_path, port, name, "--level", "random") for name in ("Ann", "Bea")]
     try:
         if trick == "crash":
-            await asyncio.wait_for(server.saw_the_parts.wait(), 60)  # type: ignore[attr-defined]
+            await asyncio.wait_for(redealer.session_of_tricks.saw_the_parts.wait(), 60)
             await crash(server)
             server = TableHost(fresh_table(), identity, settings=settings)
             assert await server.start(port=port) == port
@@ -169,7 +183,7 @@ async def test_a_player_restarted_between_its_reveal_and_the_start_remembers_it(
         await _next(rae, Commit, timeout=60)
         await rae.send(Pledge(pledge(seated.seat, part)))
         await _next(rae, Pledges, timeout=60)
-        round_ = server.round
+        round_ = server.session.round
         assert round_ is not None
         await asyncio.to_thread(
             wait_for, lambda: len(round_.parts) == 1, 60, "Ann's part to reach the host"

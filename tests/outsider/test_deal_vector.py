@@ -86,7 +86,7 @@ def test_reshuffles_are_as_the_document_says(
     without its Start card) or from the discards (Auf Achse), in the order the view lists them,
     shuffled by the deal's generator carrying on. Auf Achse's draw pile runs out only at a full
     table of careful players, hence its rules bots."""
-    from netcards.bots.base import make_bot
+    from netcards.bots.registry import make_bot
 
     engine = get_game(game)
     config = engine.make_config(players, {})

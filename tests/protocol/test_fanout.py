@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import protocol.crypto
-from netcards.bots.base import make_bot
+from netcards.bots.registry import make_bot
 from netcards.event import Event
 from netcards.game import Game
 from netcards.registry import all_games

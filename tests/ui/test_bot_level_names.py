@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 from textual.widgets import Select
 
-from netcards.bots.base import bot_levels
+from netcards.bots.registry import bot_levels
 from tests.ui.pilots import screen_text, wait_until
 from ui import i18n, notices
 from ui.app import make_app

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from netcards.bots.base import make_bot
+from netcards.bots.registry import make_bot
 from netcards.games.auf_achse import GAME
 from netcards.games.auf_achse.actions import AddToRun, FreeRoad, PlayOdometer
 from netcards.games.auf_achse.cards import COMPLETELY_FREE_ROAD, KM, REST, house_deck

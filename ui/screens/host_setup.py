@@ -16,7 +16,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Input, Label, Select, Static
 
-from netcards.bots.base import bot_levels
+from netcards.bots.registry import bot_levels
 from netcards.errors import GameError
 from netcards.options import OptionSpec
 from netcards.registry import all_games, get_game

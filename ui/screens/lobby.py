@@ -14,7 +14,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, RichLog, Static
 
-from netcards.bots.base import bot_levels
+from netcards.bots.registry import bot_levels
 from netcards.registry import get_game
 from protocol.client import (
     ChatLine,

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from netcards.bots.base import BotFactory, no_setting, register_level
+from functools import cache
+
+from netcards.bots.base import BotFactory
+from netcards.bots.registry import no_setting, register_level
 
 
+@cache
 def _by_game() -> dict[str, BotFactory]:
     from netcards.bots.heuristic.auf_achse import AufAchseHeuristic
     from netcards.bots.heuristic.velonimo import VelonimoHeuristic
@@ -17,6 +21,8 @@ def _by_game() -> dict[str, BotFactory]:
     }
 
 
-def register() -> None:
-    table = _by_game()
-    register_level("heuristic", no_setting("heuristic", table.get))
+def _for_game(game_id: str) -> BotFactory | None:
+    return _by_game().get(game_id)
+
+
+register_level("heuristic", no_setting("heuristic", _for_game))

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from netcards.bots.base import Bot, BotFactory, register_level
+from netcards.bots.base import Bot, BotFactory
+from netcards.bots.registry import register_level
 from netcards.bots.search.bot import Analysis, SearchBot
 from netcards.bots.search.budget import Budget, parse_budget
 from netcards.game import Game, TableConfig
 
-__all__ = ["Analysis", "SearchBot", "hint_bot", "register"]
+__all__ = ["Analysis", "SearchBot", "hint_bot"]
 
 
 def _for_game(game: Game[Any], setting: str) -> BotFactory | None:
@@ -31,5 +32,4 @@ def hint_bot(
     return SearchBot(game, config, seat, seed, Budget(seconds=seconds))
 
 
-def register() -> None:
-    register_level("search", _for_game)
+register_level("search", _for_game)

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from netcards.bots.base import NO_VIEW, Bot, make_bot
+from netcards.bots.base import NO_VIEW, Bot
+from netcards.bots.registry import make_bot
 from netcards.errors import BadConfig
 from netcards.game import Game, Outcome, TableConfig
 
