@@ -35,7 +35,7 @@ def record(visitor: Guest) -> bytearray:
 
 
 def said_by(table: Any, name: str) -> list[str]:
-    return [line.text for line in table.host._chat if line.name == name]
+    return [line.text for line in table.host.session._chat if line.name == name]
 
 
 @pytest.mark.parametrize("how", ["typed", "pasted"])
