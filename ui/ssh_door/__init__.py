@@ -30,12 +30,12 @@ with warnings.catch_warnings():
 
 from ui.ssh_door.door import (
     DoorError,
-    DoorSettings,
     SshDoor,
     local_address,
     open_door,
     read_authorized_keys,
 )
+from ui.ssh_door.limits import DoorSettings
 from ui.ssh_door.session import guest_command
 
 __all__ = [

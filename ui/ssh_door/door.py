@@ -1,7 +1,9 @@
-"""The door itself: the SSH server, its limits, the judging of logins, and the guests' apps.
+"""The door itself: the SSH server, the judging of logins, and the guests' apps.
 
 See the package's docstring for what the door is; `login.py` is one connection logging in,
-`session.py` one session channel, `guest_process.py` one guest's app on its PTY.
+`session.py` one session channel, `guest_process.py` one guest's app on its PTY, `limits.py`
+the door's limits. The door makes connections and sessions; they never import it back, but
+name what they ask of it (`LoginDoor`, `SessionDoor`), which `SshDoor` provides.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ import re
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,7 @@ from protocol.settings import data_dir
 from protocol.throttle import FailureThrottle
 from ui.i18n import N_, _
 from ui.ssh_door.guest_process import GuestProcess
+from ui.ssh_door.limits import DoorSettings
 from ui.ssh_door.login import DoorConnection
 from ui.ssh_door.session import EXIT_CLOSED, EXIT_REFUSED, GuestSession, guest_command
 
@@ -53,28 +55,6 @@ logging.getLogger("asyncssh").propagate = False
 
 class DoorError(ValueError):
     """The door cannot open as asked (an unreadable keys file); says what is wrong."""
-
-
-@dataclass
-class DoorSettings:
-    """Limits; the defaults suit people, tests shorten the times."""
-
-    login_grace: float = 30.0
-    """Seconds a connection has to log in."""
-    max_unauthenticated: int = 32
-    """Connections still logging in at once; past this the oldest is closed."""
-    spectators: int = 8
-    margin: int = 2
-    """Guest sessions at once: the table's seats + spectators + margin."""
-    closing_wait: float = 60.0
-    """Seconds guests have, once the table closed, to read its end in their app and leave by
-    themselves; then their sessions are ended. Not longer: whoever closed the table waits too
-    (and a service manager stopping a host kills it after 90 s)."""
-    hang_up_grace: float = 3.0
-    """Seconds between SIGHUP and SIGKILL when a guest's connection closes."""
-    keepalive: float = 15.0
-    """A silent guest is asked every this many seconds; after 4 unanswered, dropped."""
-    password_tries: int = 3
 
 
 def read_authorized_keys(path: Path) -> asyncssh.SSHAuthorizedKeys:
@@ -113,6 +93,9 @@ def _packages_root() -> str:
 
 
 class SshDoor:
+    """The door of one table: what its connections (`LoginDoor`) and sessions (`SessionDoor`)
+    ask of it, and its guests' apps."""
+
     def __init__(
         self,
         host: TableHost,

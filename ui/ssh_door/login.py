@@ -3,22 +3,37 @@
 Who: the user name, and the SSH key it *proved*. A key counts only when the login ended by that
 key's signature; a key merely offered (anyone can offer anyone's public key) is forgotten as
 soon as another method is tried. What: one session channel; no forwarding of any kind.
+
+The door makes each connection, so this module does not import it: it names what a connection
+asks of the door (`LoginDoor`) instead.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import asyncssh
 
 from protocol.identity import ssh_blob_fingerprint
 from ui.i18n import N_, load
-from ui.ssh_door.session import DoorChannel, GuestSession, translator
+from ui.ssh_door.session import DoorChannel, GuestSession, SessionDoor, translator
 
-if TYPE_CHECKING:
-    from ui.ssh_door.door import SshDoor
+
+class LoginDoor(SessionDoor, Protocol):
+    """What a connection asks of the door that accepted it (`SshDoor`, in `door.py`): to judge
+    its login, and, for the session it opens, all that a session asks of the door."""
+
+    authorized_keys: asyncssh.SSHAuthorizedKeys | None
+
+    def connected(self, conn: DoorConnection) -> bool: ...
+
+    def disconnected(self, conn: DoorConnection) -> None: ...
+
+    def key_allowed(self, conn: DoorConnection, key: asyncssh.SSHKey) -> bool: ...
+
+    def logged_in(self, conn: DoorConnection) -> None: ...
 
 
 class DoorConnection(asyncssh.SSHServer):
@@ -26,7 +41,7 @@ class DoorConnection(asyncssh.SSHServer):
     open. A key counts only when the login ended by that key's signature: a key merely offered
     (anyone can offer anyone's public key) is forgotten as soon as another method is tried."""
 
-    def __init__(self, door: SshDoor) -> None:
+    def __init__(self, door: LoginDoor) -> None:
         self.door = door
         self.conn: asyncssh.SSHServerConnection | None = None
         self.address = "?"

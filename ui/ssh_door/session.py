@@ -1,7 +1,8 @@
 """One SSH session channel at the door: a refusal with a clear line, or a guest's app.
 
 The guest's words (refusals, the password prompt) are in the guest's language, from the `LANG`
-their client sent, not the host's.
+their client sent, not the host's. The door and the connection that open a session import this
+module; it names what it asks of them (`SessionDoor`, `SessionLogin`) instead of importing them.
 """
 
 from __future__ import annotations
@@ -9,20 +10,17 @@ from __future__ import annotations
 import asyncio
 import codecs
 import contextlib
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Coroutine, Mapping
+from pathlib import Path
+from typing import Any, Protocol
 
 import asyncssh
 
 from netcards.errors import GameError
 from netcards.table import clean_name
 from ui.i18n import N_, from_locale, load
-from ui.ssh_door.guest_process import TERMINAL_RESET
-
-if TYPE_CHECKING:
-    from ui.ssh_door.door import SshDoor
-    from ui.ssh_door.guest_process import GuestProcess
-    from ui.ssh_door.login import DoorConnection
+from ui.ssh_door.guest_process import TERMINAL_RESET, GuestProcess
+from ui.ssh_door.limits import DoorSettings
 
 WATCH = "watch"
 EXIT_USAGE = 2
@@ -39,6 +37,41 @@ def guest_command(port: int, name: str = "NAME", address: str = "ADDRESS") -> st
 def translator(environ: Mapping[str, str]) -> Callable[[str], str]:
     """`_` in the guest's language (their LANG), not the host's."""
     return load(from_locale(environ)).gettext
+
+
+class SessionDoor(Protocol):
+    """What a session asks of the door that opened it (`SshDoor`, in `door.py`)."""
+
+    state_root: Path
+    password: str | None
+    settings: DoorSettings
+    port: int
+    sessions: set[GuestSession]
+    log: Callable[[str], None]
+
+    @property
+    def capacity(self) -> int: ...
+
+    def spawn_task(self, coro: Coroutine[Any, Any, Any]) -> None: ...
+
+    def guest_folder(self, key: bytes | None, name: str) -> Path: ...
+
+    async def check_password(self, address: str, user: str, given: str) -> bool: ...
+
+    async def open_guest(self, session: GuestSession) -> None: ...
+
+    def session_over(self, session: GuestSession) -> None: ...
+
+
+class SessionLogin(Protocol):
+    """What a session knows of the connection it came by (`DoorConnection`, in `login.py`)."""
+
+    address: str
+    local: str
+    username: str
+    key: bytes | None
+
+    def abort(self) -> None: ...
 
 
 class DoorChannel(asyncssh.SSHServerChannel[bytes]):
@@ -59,7 +92,7 @@ class DoorChannel(asyncssh.SSHServerChannel[bytes]):
 class GuestSession(asyncssh.SSHServerSession[bytes]):
     """One SSH session channel: a refusal with a clear line, or a guest's app on a PTY."""
 
-    def __init__(self, door: SshDoor, conn: DoorConnection) -> None:
+    def __init__(self, door: SessionDoor, conn: SessionLogin) -> None:
         self.door = door
         self.conn = conn
         self.chan: asyncssh.SSHServerChannel[bytes] | None = None
