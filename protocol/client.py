@@ -234,7 +234,7 @@ class TableClient(HostMessages):
         self._answer_due = True
         try:
             await self._send(Action(self.seq, data))
-        except ConnectionError:
+        except Exception:  # not sent (a lost link, a message refused on our side): no answer due
             self.awaiting = self._answer_due = False
             raise
 

@@ -54,6 +54,7 @@ from ui.screens.menu import MenuScreen
 from ui.screens.results import ResultsScreen
 from ui.screens.rules import RulesPicker, RulesScreen
 from ui.screens.settings import SettingsScreen
+from ui.sending import REQUEST, send
 from ui.session import DoorPortError, Session, SessionNotice, TablePlan, join_table, open_table
 from ui.terminal import unicode_ok
 from ui.user_settings import UserSettings
@@ -318,8 +319,9 @@ class NetcardsApp(App[None]):
 
         for _attempt in range(200):
             if session.client.seat is not None and session.client.connected:
-                with contextlib.suppress(ConnectionError):
-                    await session.client.set_ready(True)
+                unsent = await send(REQUEST, session.client.set_ready, True)
+                if unsent is not None:
+                    self.notify(unsent, severity="error")
                 return
             await asyncio.sleep(0.02)
 

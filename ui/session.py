@@ -32,6 +32,7 @@ from protocol.own_moves import OwnMoves
 from protocol.settings import config_dir
 from ui.i18n import _
 from ui.journals import new_journal_path
+from ui.sending import REQUEST, send
 
 if TYPE_CHECKING:
     from ui.ssh_door import SshDoor
@@ -136,8 +137,7 @@ class Session:
         await _stop(pump)
         if self.host is not None:
             await self.host.close()
-        with contextlib.suppress(Exception):
-            await self.client.leave("closed the table screen")
+        await send(REQUEST, self.client.leave, "closed the table screen")  # (no screen to say why)
         await _stop(running)
         if self.door is not None:  # after the host told its guests that the table closed
             if wait_for_guests:

@@ -7,8 +7,11 @@ import asyncio
 import os
 from pathlib import Path
 
+import pytest
+
 from netcards.table import Table
 from protocol.client import HostRefused, Notice, SeatTaken, TableClient, ViewChanged
+from protocol.errors import LocalProtocolError
 from protocol.host import HostSettings, TableHost
 from protocol.identity import IdentityKey
 from protocol.known_hosts import KnownHosts
@@ -55,6 +58,27 @@ async def test_stale_and_future_moves_are_refused_with_their_codes(tmp_path: Pat
         assert isinstance(refused, HostRefused) and refused.code == "stale_seq"
         assert len(table.actions) == 2, "the late move was not applied to the new decision"
         assert refused.detail == {"seq": 0, "latest": 2, "asked_at": 2}
+    finally:
+        runner.cancel()
+        await server.close()
+
+
+async def test_a_move_refused_on_our_side_leaves_no_answer_awaited(tmp_path: Path) -> None:
+    """A move the protocol will not send (a `LocalProtocolError`: here a payload over the
+    frame's limit) is not on its way: the client is not left awaiting an answer that never
+    comes, which would hold the player's turn for good."""
+    table = Table.create("via-gladiola", 2, {"first_player": 0}, name="t", host_part=os.urandom(32))
+    table.add_bot("heuristic", 1)
+    server = TableHost(table, IdentityKey.generate(os.urandom), settings=HostSettings())
+    port = await server.start()
+    ann = TableClient(f"127.0.0.1:{port}", "Ann", KnownHosts(tmp_path / "hosts"))
+    runner = asyncio.create_task(ann.run())
+    try:
+        await my_turn(ann)
+        with pytest.raises(LocalProtocolError):
+            await ann.act({"kind": "rest", "note": "x" * 200_000})
+        assert not ann.awaiting, "no answer is coming"
+        assert table.actions == []
     finally:
         runner.cancel()
         await server.close()

@@ -44,16 +44,16 @@ from ui.i18n import N_, _, names_list, ngettext
 from ui.option_words import options_in_play
 from ui.screen_keys import screen_keys
 from ui.screens.between_deals import BetweenDeals
+from ui.sending import LINE, MOVE, send
 from ui.session import Session, SessionNotice
 from ui.widgets.cardface import Look
-from ui.widgets.chat import ChatBox, send_line
+from ui.widgets.chat import ChatBox
 from ui.widgets.hand import Hand
 from ui.widgets.keybar import KeyBar
 from ui.widgets.players import PlayerRow, PlayersPanel
 from ui.widgets.reflow_log import ReflowLog
 
 MIN_SIZE = (80, 24)
-NOT_SENT = N_("not connected: your move was not sent")
 """The smallest window that shows a whole table (columns, rows)."""
 HINT_SECONDS = 1.0  # long enough to search well, short enough not to keep a player waiting
 HINT_WORDS = {  # how sure the search is of its move (`Analysis.sureness`)
@@ -477,7 +477,8 @@ class GameScreen(Screen[None]):
             banner.display = True
         elif isinstance(notice, Connected):
             self.query_one("#banner").display = False
-            if self.message == _(NOT_SENT):  # true of the link that was down, not of this one
+            # (true of the link that was down, not of this one)
+            if self.message == _(MOVE.not_connected):
                 self.message = ""
                 self.refresh_all()
         elif isinstance(notice, GameStarted):
@@ -522,10 +523,10 @@ class GameScreen(Screen[None]):
 
     async def send(self, action: Action) -> None:
         self.message = ""
-        try:
-            await self.client.act(action)
-        except ConnectionError:  # (the client is no longer awaiting an answer)
-            self.say(_(NOT_SENT))
+        unsent = await send(MOVE, self.client.act, action)
+        if unsent is not None:  # no answer is coming: the turn is still ours, the keys go on
+            self.client.awaiting = False
+            self.say(unsent)
             self.answered()
 
     def legal(self) -> list[Action]:
@@ -595,9 +596,9 @@ class GameScreen(Screen[None]):
         self.set_focus(self.query_one("#chat-input"))  # at once: the next key may be text
 
     async def on_chat_box_said(self, message: ChatBox.Said) -> None:
-        failed = await send_line(self.client, message.text)
-        if failed is not None:
-            self.say(failed)
+        unsent = await send(LINE, self.client.say, message.text)
+        if unsent is not None:
+            self.say(unsent)
 
     def on_chat_box_closed(self, message: ChatBox.Closed) -> None:
         self.query_one(Hand).focus()

@@ -34,8 +34,9 @@ from ui.failures import link_lost
 from ui.i18n import N_, _, names_list, ngettext
 from ui.option_words import options_in_play
 from ui.screens.host_setup import TableChangeScreen
+from ui.sending import LINE, REQUEST, send
 from ui.session import Session, SessionNotice, TablePlan
-from ui.widgets.chat import ChatBox, send_line
+from ui.widgets.chat import ChatBox
 from ui.widgets.keybar import KeyBar
 
 
@@ -280,10 +281,8 @@ class LobbyScreen(Screen[None]):
         self.app.push_screen(TableChangeScreen(lobby, lambda: client.lobby), chosen)
 
     async def change_table(self, plan: TablePlan) -> None:
-        try:
-            await self.session.client.set_options(plan.game, plan.players, plan.options)
-        except ConnectionError:
-            self.notify(_("not connected"), severity="error")
+        client = self.session.client
+        self.unsent(await send(REQUEST, client.set_options, plan.game, plan.players, plan.options))
 
     async def action_ready(self) -> None:
         # From the table's word, not our own: a change of the table makes everyone unready.
@@ -291,10 +290,7 @@ class LobbyScreen(Screen[None]):
         if lobby is not None and seat is not None and seat < len(lobby.seats):
             self.ready = lobby.seats[seat].ready
         self.ready = not self.ready
-        try:
-            await self.session.client.set_ready(self.ready)
-        except ConnectionError:
-            self.notify(_("not connected"), severity="error")
+        self.unsent(await send(REQUEST, self.session.client.set_ready, self.ready))
 
     async def action_add_bot(self) -> None:
         lobby = self.session.client.lobby
@@ -305,7 +301,7 @@ class LobbyScreen(Screen[None]):
         if not open_seats:
             self.notify(_("no open seat"), severity="warning")
             return
-        await self.session.client.add_bot(open_seats[0], self.level)
+        self.unsent(await send(REQUEST, self.session.client.add_bot, open_seats[0], self.level))
 
     def action_level(self) -> None:
         levels = list(bot_levels())
@@ -327,12 +323,15 @@ class LobbyScreen(Screen[None]):
                 _("move to a bot's seat first (up, down), then press x"), severity="warning"
             )
             return
-        await self.session.client.remove_bot(row)
+        self.unsent(await send(REQUEST, self.session.client.remove_bot, row))
 
     async def on_chat_box_said(self, message: ChatBox.Said) -> None:
-        failed = await send_line(self.session.client, message.text)
-        if failed is not None:
-            self.notify(failed, severity="error")
+        self.unsent(await send(LINE, self.session.client.say, message.text))
+
+    def unsent(self, why: str | None) -> None:
+        """A request or a line that did not reach the table (`ui.sending`) says why here."""
+        if why is not None:
+            self.notify(why, severity="error")
 
     def on_chat_box_closed(self, message: ChatBox.Closed) -> None:
         self.query_one("#seats").focus()

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rich.markup import escape
 from textual import events
 from textual.app import ComposeResult
@@ -16,9 +14,6 @@ from protocol.messages import CHAT_MAX
 from protocol.schema import as_text
 from ui.i18n import N_, _
 from ui.widgets.reflow_log import ReflowLog
-
-if TYPE_CHECKING:
-    from protocol.client import TableClient
 
 
 class ChatInput(Input):
@@ -151,20 +146,3 @@ class ChatBox(Vertical):
         event.input.value = ""
         if text:
             self.post_message(self.Said(text))
-
-
-async def send_line(client: TableClient, text: str) -> str | None:
-    """Say `text` at the table; None once sent, else why not, in one line for the screen.
-
-    A line of chat is never worth the table: whatever the protocol raises while sending it (a
-    lost link, a `LocalProtocolError` for a message our side got wrong) is said on the screen
-    and the game goes on.
-    No exception reaches Textual, which would end the app with a traceback, its local
-    variables included (the seat token among them), on the player's terminal."""
-    try:
-        await client.say(text)
-    except ConnectionError:
-        return _("not connected: the line was not sent")
-    except Exception:  # (see above: the table goes on, only this line is lost)
-        return _("that line could not be sent")
-    return None
