@@ -1,0 +1,157 @@
+"""The public state of one sealing round, as every party keeps it from the published steps.
+
+Every seat (and the host, which relays) runs the same `SealedRound`: it takes each seat's
+published list in turn, refuses at once what can be refused without secrets (a step out of
+turn, a list of the wrong length, bytes that are no group element, one element twice: an
+honest step maps distinct elements to distinct elements, so a copy is proof against its
+author), and then serves the two ways a position is opened:
+
+- to one seat s (a card dealt): every other seat publishes its y_ij, each checked against its
+  commitment c_ij (a wrong one names its publisher); s alone removes y_sj and looks the card up;
+- to everyone (a card played): the owner publishes y_sj too and anyone computes the card.
+
+A position that unmasks to no card of the round raises `DeckTampered`: a seat substituted a
+card while sealing, and the audit (`protocol.sealed.audit`) says which. A reshuffle is a new
+round whose starting list is the elements of the cards being reshuffled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from protocol.sealed.cards import CardBook
+from protocol.sealed.errors import Caught, DeckTampered
+from protocol.sealed.group import BadElement, N, check_element, commit, inverse, mul, product
+
+
+@dataclass
+class SealedRound:
+    book: CardBook
+    seats: tuple[int, ...]
+    """The order in which seats mask, then re-key."""
+    start: tuple[bytes, ...]
+    """The list the first seat masks: card elements (the deck, or the cards reshuffled)."""
+    masked: list[tuple[bytes, ...]] = field(default_factory=list)
+    """The list each seat published in the mask-and-shuffle pass, in seat order."""
+    rekeyed: list[tuple[bytes, ...]] = field(default_factory=list)
+    """The list each seat published in the re-key pass, in seat order."""
+    commitments: dict[int, tuple[bytes, ...]] = field(default_factory=dict)
+    """c_ij by seat, one per position."""
+    scalars: dict[int, dict[int, int]] = field(default_factory=dict)
+    """The y_ij published so far: seat -> position -> scalar."""
+    opened: dict[int, int] = field(default_factory=dict)
+    """The cards this party has seen so far, by position: no card may turn up twice."""
+
+    @classmethod
+    def of_cards(cls, book: CardBook, seats: Sequence[int], cards: Sequence[int]) -> SealedRound:
+        """A round sealing `cards` (the whole deck, or public cards to reshuffle)."""
+        if len(set(seats)) != len(seats) or len(seats) < 2:
+            raise ValueError("a round needs two or more distinct seats")
+        if len(set(cards)) != len(cards):
+            raise ValueError("a card appears twice")
+        return cls(book, tuple(seats), tuple(book.element(c) for c in cards))
+
+    @property
+    def size(self) -> int:
+        return len(self.start)
+
+    @property
+    def phase(self) -> str:
+        if len(self.masked) < len(self.seats):
+            return "mask"
+        if len(self.rekeyed) < len(self.seats):
+            return "rekey"
+        return "sealed"
+
+    @property
+    def turn(self) -> int | None:
+        """The seat whose step comes next, None once the round is sealed."""
+        if self.phase == "mask":
+            return self.seats[len(self.masked)]
+        if self.phase == "rekey":
+            return self.seats[len(self.rekeyed)]
+        return None
+
+    @property
+    def current(self) -> tuple[bytes, ...]:
+        """The latest published list: what the next step works on."""
+        if self.rekeyed:
+            return self.rekeyed[-1]
+        if self.masked:
+            return self.masked[-1]
+        return self.start
+
+    def _check_list(self, seat: int, phase: str, elements: Sequence[bytes]) -> tuple[bytes, ...]:
+        if self.phase != phase or self.turn != seat:
+            raise Caught(
+                seat, "out_of_turn", f"a {phase} step when {self.turn} was to {self.phase}"
+            )
+        if len(elements) != self.size:
+            raise Caught(seat, "malformed", f"{len(elements)} elements for {self.size} positions")
+        try:
+            for x in elements:
+                check_element(x)
+        except BadElement as e:
+            raise Caught(seat, "bad_element", str(e)) from None
+        if len(set(elements)) != len(elements):
+            raise Caught(seat, "duplicated", "the same element at two positions")
+        return tuple(elements)
+
+    def on_mask(self, seat: int, elements: Sequence[bytes]) -> None:
+        self.masked.append(self._check_list(seat, "mask", elements))
+
+    def on_rekey(self, seat: int, elements: Sequence[bytes], commitments: Sequence[bytes]) -> None:
+        checked = self._check_list(seat, "rekey", elements)
+        if len(commitments) != self.size:
+            raise Caught(seat, "malformed", "not one commitment per position")
+        try:
+            for c in commitments:
+                check_element(c)
+        except BadElement as e:
+            raise Caught(seat, "bad_element", f"commitment: {e}") from None
+        self.rekeyed.append(checked)
+        self.commitments[seat] = tuple(commitments)
+
+    def on_scalars(self, seat: int, scalars: Mapping[int, int]) -> None:
+        """Seat publishes y_ij for some positions: each must open its commitment."""
+        if self.phase != "sealed" or seat not in self.seats:
+            raise Caught(seat, "out_of_turn", "scalars before the round is sealed")
+        for position, y in scalars.items():
+            if not 0 <= position < self.size:
+                raise Caught(seat, "malformed", f"no position {position}")
+            if not isinstance(y, int) or not 1 <= y < N:
+                raise Caught(seat, "wrong_scalar", f"position {position}: out of range")
+            if commit(y) != self.commitments[seat][position]:
+                raise Caught(seat, "wrong_scalar", f"position {position}: fails its commitment")
+        self.scalars.setdefault(seat, {}).update(scalars)
+
+    def published(self, position: int, seats: Sequence[int]) -> list[int]:
+        missing = [s for s in seats if position not in self.scalars.get(s, {})]
+        if missing:
+            raise ValueError(f"position {position} still needs the scalars of seats {missing}")
+        return [self.scalars[s][position] for s in seats]
+
+    def stripped(self, position: int, owner: int) -> bytes:
+        """Position `position` with every mask but the owner's removed: x(y_sj · C)."""
+        others = [s for s in self.seats if s != owner]
+        return mul(self.rekeyed[-1][position], inverse(product(self.published(position, others))))
+
+    def _card(self, element: bytes, position: int) -> int:
+        card = self.book.card(element)
+        if card is None or element not in self.start:
+            raise DeckTampered(f"position {position} holds no card of this round")
+        other = next((p for p, c in self.opened.items() if c == card and p != position), None)
+        if other is not None:
+            raise DeckTampered(f"card {card} is at positions {other} and {position}")
+        self.opened[position] = card
+        return card
+
+    def open_for(self, owner: int, position: int, own_scalar: int) -> int:
+        """The card at `position`, as its owner computes it with its own y_sj."""
+        return self._card(mul(self.stripped(position, owner), inverse(own_scalar)), position)
+
+    def revealed(self, position: int) -> int:
+        """The card at `position` once every seat has published its y_ij for it."""
+        ys = self.published(position, self.seats)
+        return self._card(mul(self.rekeyed[-1][position], inverse(product(ys))), position)

@@ -1,0 +1,46 @@
+"""What the sealed deck reports when something is wrong: who did it, and what.
+
+Every check names a seat. A step is judged against its own author: a list that is malformed,
+out of turn or holds one element twice names the seat that signed it; a scalar that fails its
+commitment names the seat that published it; a signature that fails names the relay that
+passed the step on (it had to check the signature before relaying); a card that unmasks to no
+card of the deck cannot be pinned on anyone until the audit, hence `DeckTampered`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Finding:
+    seat: int
+    """The seat at fault."""
+    kind: str
+    """malformed, out_of_turn, bad_element, duplicated, substituted, wrong_mask, wrong_rekey,
+    wrong_commitment, wrong_scalar, bad_secrets, withheld, false_claim, forged, equivocated."""
+    detail: str
+
+    def __str__(self) -> str:
+        return f"seat {self.seat}: {self.kind} ({self.detail})"
+
+
+class Caught(Exception):
+    """A step that its author (or the relay that passed it on) got wrong, named."""
+
+    def __init__(self, seat: int, kind: str, detail: str) -> None:
+        self.finding = Finding(seat, kind, detail)
+        super().__init__(str(self.finding))
+
+    @property
+    def seat(self) -> int:
+        return self.finding.seat
+
+    @property
+    def kind(self) -> str:
+        return self.finding.kind
+
+
+class DeckTampered(Exception):
+    """A position unmasked to an element that is no card of the round: some seat substituted a
+    card during the sealing. The end-of-game audit names it."""

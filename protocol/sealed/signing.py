@@ -1,0 +1,96 @@
+"""Signed steps: every list, commitment and scalar a seat publishes carries its signature.
+
+The host relays everything and is itself a player, so it must not be able to alter or forge a
+step in passing. Each seat draws a per-table Ed25519 key (its public half goes to the others
+with the seat's place at the table) and signs each step it publishes. The signed bytes are the
+canonical msgpack encoding (`protocol.sealed.canonical`) of the map
+
+    {"domain": "netcards sealed step v4", "table": table id (bin), "round": int,
+     "kind": str, "seat": int, "body": map}
+
+so that a signature cannot be replayed at another table, in another round, as another kind of
+step or for another seat. Whoever receives a step checks its signature; a relay checks before
+it relays, so a step that reaches a seat with a bad signature names the relay, not the seat
+it claims to come from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from protocol.sealed.canonical import canonical
+from protocol.sealed.errors import Caught
+from protocol.sealed.group import RandomBytes
+
+STEP_LABEL = "netcards sealed step v4"
+KINDS = ("mask", "rekey", "scalars", "secrets", "digest")
+
+
+def table_signing_key(random_bytes: RandomBytes) -> Ed25519PrivateKey:
+    """A seat's signing key for one table, from 32 fresh bytes."""
+    return Ed25519PrivateKey.from_private_bytes(random_bytes(32))
+
+
+@dataclass(frozen=True)
+class Step:
+    table: bytes
+    round: int
+    kind: str
+    seat: int
+    body: Mapping[str, Any]
+
+    @property
+    def slot(self) -> tuple[object, ...]:
+        """What a seat says once only: one step of each kind per round, except scalars, said
+        once per set of positions opened."""
+        if self.kind == "scalars":
+            positions = tuple(sorted(p for p, _ in self.body.get("scalars", ())))
+            return (self.round, self.kind, self.seat, positions)
+        return (self.round, self.kind, self.seat)
+
+    def signed_bytes(self) -> bytes:
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown step kind {self.kind!r}")
+        return canonical(
+            {
+                "domain": STEP_LABEL,
+                "table": self.table,
+                "round": self.round,
+                "kind": self.kind,
+                "seat": self.seat,
+                "body": self.body,
+            }
+        )
+
+
+@dataclass(frozen=True)
+class SignedStep:
+    step: Step
+    signature: bytes
+
+    def encoded(self) -> bytes:
+        """The step as a transcript records it: its signed bytes, then its signature."""
+        return self.step.signed_bytes() + self.signature
+
+
+def sign(key: Ed25519PrivateKey, step: Step) -> SignedStep:
+    return SignedStep(step, key.sign(step.signed_bytes()))
+
+
+def verify(signed: SignedStep, keys: Mapping[int, Ed25519PublicKey], relay: int) -> Step:
+    """The step, if the seat it names signed it; otherwise the relay that passed it is caught."""
+    key = keys.get(signed.step.seat)
+    if key is None:
+        raise Caught(relay, "forged", f"a step from seat {signed.step.seat}, which has no key")
+    try:
+        key.verify(signed.signature, signed.step.signed_bytes())
+    except (InvalidSignature, ValueError, TypeError):
+        raise Caught(
+            relay, "forged", f"a {signed.step.kind} step said to be seat {signed.step.seat}'s"
+        ) from None
+    return signed.step
