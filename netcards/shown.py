@@ -4,9 +4,12 @@
 The end-of-game check must cover everything the host showed and the client kept: every view
 (the first snapshot, each update's, each snapshot after coming back), every update's events
 (live, and again in a `history` after coming back: the two may not differ), the result, and
-the parts of `start` that the game determines. A whole game's views for one seat would be
-needlessly big to keep, so each is kept as a digest of each of its top-level fields: enough to
-tell whether it is the replay's view, and to name the fields that differ.
+the parts of `start` that the game determines. What arrives is only noted as it comes (the
+decoded message parts themselves, which nothing changes afterwards): reducing each view to a
+digest of each of its top-level fields, enough to tell whether it is the replay's view and to
+name the fields that differ, waits until the check asks for it. Hashing every view as it
+arrived cost more than the rest of a client's work on an update; at the end it is one pass,
+beside a replay of the whole game.
 
 Digests are of a canonical form of the plain data a message carries: a list and a tuple are
 the same (the wire does not tell them apart), a map's order does not count, and a bool is not
@@ -97,8 +100,8 @@ START_FACTS = ("game", "rules_version", "players", "options", "seat", "commitmen
 class ShownGame:
     """Everything a client kept of what the host showed it, for the end-of-game check."""
 
-    views: list[ShownView] = field(default_factory=list)
-    events: dict[tuple[int, bytes], str] = field(default_factory=dict)
+    _views: list[ShownView] = field(default_factory=list)
+    _events: dict[tuple[int, bytes], str] = field(default_factory=dict)
     """(update number, digest of its events) -> where we were shown them first."""
     result: tuple[tuple[str, bytes], ...] | None = None
     cards: bytes | None = None
@@ -109,6 +112,26 @@ class ShownGame:
     _seen_views: set[tuple[int, tuple[tuple[str, bytes], ...], tuple[int, ...]]] = field(
         default_factory=set
     )
+    _arrived: list[tuple[int, Mapping[str, Any], tuple[int, ...], bool]] = field(
+        default_factory=list
+    )
+    """Views as they came, (seq, view, to_act, snapshot), not yet reduced to digests."""
+    _arrived_events: list[tuple[int, Sequence[Mapping[str, Any]], bool]] = field(
+        default_factory=list
+    )
+    """Events as they came, (seq, events, from a history), not yet reduced to digests."""
+
+    @property
+    def views(self) -> list[ShownView]:
+        """Every view shown, each once, as digests."""
+        self.settle()
+        return self._views
+
+    @property
+    def events(self) -> dict[tuple[int, bytes], str]:
+        """(update number, digest of its events) -> where we were shown them first."""
+        self.settle()
+        return self._events
 
     def on_start(self, facts: Mapping[str, Any], cards: Sequence[Any]) -> None:
         """A `start`: the first one is kept; a later one (on coming back) must say the same."""
@@ -127,6 +150,25 @@ class ShownGame:
     def on_view(
         self, seq: int, view: Mapping[str, Any], to_act: Sequence[int], *, snapshot: bool
     ) -> None:
+        """A view shown as of update `seq`: noted now, reduced to digests by `settle`."""
+        self._arrived.append((seq, view, tuple(to_act), snapshot))
+
+    def on_events(self, seq: int, events: Sequence[Mapping[str, Any]], *, history: bool) -> None:
+        """The events of update `seq`: noted now, reduced to a digest by `settle`."""
+        self._arrived_events.append((seq, events, history))
+
+    def settle(self) -> None:
+        """Reduce what arrived since the last call to the digests the check compares."""
+        arrived, self._arrived = self._arrived, []
+        for seq, view, to_act, snapshot in arrived:
+            self._keep_view(seq, view, to_act, snapshot=snapshot)
+        arrived_events, self._arrived_events = self._arrived_events, []
+        for seq, events, history in arrived_events:
+            self._keep_events(seq, events, history=history)
+
+    def _keep_view(
+        self, seq: int, view: Mapping[str, Any], to_act: Sequence[int], *, snapshot: bool
+    ) -> None:
         fields = field_digests(view)
         acting = tuple(sorted(to_act))
         key = (seq, fields, acting)
@@ -134,17 +176,17 @@ class ShownGame:
             return  # the same view again (a snapshot after a reconnect): nothing new to check
         self._seen_views.add(key)
         if snapshot:
-            first = not self.views
+            first = not self._views
             label = "the first snapshot" if first else f"the snapshot at update {seq}"
         else:
             label = f"the view after update {seq}"
-        self.views.append(ShownView(seq, label, fields, acting))
+        self._views.append(ShownView(seq, label, fields, acting))
 
-    def on_events(self, seq: int, events: Sequence[Mapping[str, Any]], *, history: bool) -> None:
+    def _keep_events(self, seq: int, events: Sequence[Mapping[str, Any]], *, history: bool) -> None:
         key = (seq, digest([dict(e) for e in events]))
-        if key not in self.events:
+        if key not in self._events:
             where = "in the history sent on coming back" if history else "as it was played"
-            self.events[key] = f"update {seq} {where}"
+            self._events[key] = f"update {seq} {where}"
 
     def on_result(self, outcome: Mapping[str, Any]) -> None:
         self.result = field_digests(outcome)
@@ -152,12 +194,14 @@ class ShownGame:
     def taken_back(self, first: int) -> None:
         """The host came back from a crash without action `first` and the later ones: what we
         were shown of them was of a game that is decided again, so it is not held against it."""
-        self.views = [v for v in self.views if v.seq < first]
+        self.settle()
+        self._views = [v for v in self._views if v.seq < first]
         self._seen_views = {k for k in self._seen_views if k[0] < first}
-        self.events = {k: w for k, w in self.events.items() if k[0] < first}
+        self._events = {k: w for k, w in self._events.items() if k[0] < first}
 
     def views_at(self) -> dict[int, list[ShownView]]:
+        self.settle()
         out: dict[int, list[ShownView]] = {}
-        for view in self.views:
+        for view in self._views:
             out.setdefault(view.seq, []).append(view)
         return out
