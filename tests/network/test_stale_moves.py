@@ -33,13 +33,20 @@ async def my_turn(client: TableClient) -> None:
         await next_of(client, ViewChanged)
 
 
-async def test_stale_and_future_moves_are_refused_with_their_codes(tmp_path: Path) -> None:
+async def ann_against_a_bot(
+    tmp_path: Path,
+) -> tuple[Table, TableHost, TableClient, asyncio.Task[None]]:
+    """Ann, a client on a real socket, at a two-seat Via Gladiola table that she starts."""
     table = Table.create("via-gladiola", 2, {"first_player": 0}, name="t", host_part=os.urandom(32))
     table.add_bot("heuristic", 1)
     server = TableHost(table, IdentityKey.generate(os.urandom), settings=HostSettings())
     port = await server.start()
     ann = TableClient(f"127.0.0.1:{port}", "Ann", KnownHosts(tmp_path / "hosts"))
-    runner = asyncio.create_task(ann.run())
+    return table, server, ann, asyncio.create_task(ann.run())
+
+
+async def test_stale_and_future_moves_are_refused_with_their_codes(tmp_path: Path) -> None:
+    table, server, ann, runner = await ann_against_a_bot(tmp_path)
     try:
         await my_turn(ann)
         ann.seq += 3
@@ -67,12 +74,7 @@ async def test_a_move_refused_on_our_side_leaves_no_answer_awaited(tmp_path: Pat
     """A move the protocol will not send (a `LocalProtocolError`: here a payload over the
     frame's limit) is not on its way: the client is not left awaiting an answer that never
     comes, which would hold the player's turn for good."""
-    table = Table.create("via-gladiola", 2, {"first_player": 0}, name="t", host_part=os.urandom(32))
-    table.add_bot("heuristic", 1)
-    server = TableHost(table, IdentityKey.generate(os.urandom), settings=HostSettings())
-    port = await server.start()
-    ann = TableClient(f"127.0.0.1:{port}", "Ann", KnownHosts(tmp_path / "hosts"))
-    runner = asyncio.create_task(ann.run())
+    table, server, ann, runner = await ann_against_a_bot(tmp_path)
     try:
         await my_turn(ann)
         with pytest.raises(LocalProtocolError):
