@@ -126,7 +126,7 @@ class Body(Kind):
         return value
 
     def describe(self) -> str:
-        return "map, its fields set by `kind` (see the step bodies)"
+        return "map, its fields set by kind (see the step bodies)"
 
 
 class SealMessage(Message):
