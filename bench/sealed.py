@@ -5,28 +5,48 @@ re-keyed by each seat in turn, and each seat's hand (10 cards, as Auf Achse deal
 opened to it: every other seat publishes its scalars, checked against their commitments, and
 the owner unmasks. Every step is signed, and checked by the relay and every seat as a table
 will. Then the audit recomputes the round from everyone's secrets. Printed: wall-clock
-seconds of each phase (best of `--repeats`), and the cost of each group operation. No network
-yet: once sealed tables are wired in, the same deal will be measured over loopback.
+seconds of each phase (best of `--repeats`), and the cost of each group operation.
 
-    python -m bench.sealed [--seats 5] [--repeats 3]
+Then the same deal over loopback, as the round's messages (`protocol.sealed.messages`) driven by
+`SeatDriver` and `RelayDriver`: the host's process runs the relay and its own seat, each other
+seat is an OS process of its own with a TCP link to it on 127.0.0.1, every frame length-prefixed
+msgpack sealed with ChaCha20-Poly1305 as a table's are (the link keys are drawn here and given
+to both ends: the handshake is paid once per connection, not per deal). Timed from the host
+sending `seal_round` until the last seat knows its hand, by the system-wide monotonic clock
+each process reads. Also with the relay in a process apart from all five seats (`relay apart`).
+No table plays sealed yet: this is the sealing round alone, not a game.
+
+    python -m bench.sealed [--seats 5] [--repeats 3] [--plain] [--no-loopback]
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
+import selectors
+import socket
+import statistics
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from netcards.registry import get_game
+from protocol.crypto import Opener, Sealer
+from protocol.framing import FrameReader, length_prefix
+from protocol.limits import TAG_SIZE
 from protocol.sealed.audit import audit
 from protocol.sealed.cards import CardBook
 from protocol.sealed.deck import SealedRound
 from protocol.sealed.group import commit, hash_to_group, load, mul, scalar_from
+from protocol.sealed.messages import SealMessage, SealStep, decode, encode
+from protocol.sealed.round_driver import Outgoing, RelayDriver, SeatDriver
 from protocol.sealed.shuffle import SeatSecrets, mask_and_shuffle, rekey
 from protocol.sealed.signing import Step, sign, table_signing_key, verify
+from protocol.wire import pack, unpack
 
 HAND = 10
 TABLE = b"bench table"
@@ -90,10 +110,186 @@ def deal(seats: int) -> dict[str, float]:
     return times
 
 
+def auf_achse_deck(seats: int) -> list[int]:
+    game = get_game("auf-achse")
+    return [card["id"] for card in game.cards(game.make_config(seats))]
+
+
+class Link:
+    """One end of a TCP link carrying sealed-round messages in frames, each sealed with
+    ChaCha20-Poly1305 under its direction's key (or plain msgpack with `keys` None)."""
+
+    def __init__(self, sock: socket.socket, keys: tuple[bytes, bytes] | None) -> None:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.sock = sock
+        self.sealer = Sealer(keys[0]) if keys else None
+        self.opener = Opener(keys[1]) if keys else None
+        self.reader = FrameReader()
+
+    def send_payload(self, payload: bytes) -> None:
+        if self.sealer is None:
+            self.sock.sendall(length_prefix(len(payload)) + payload)
+            return
+        prefix = length_prefix(len(payload) + TAG_SIZE)
+        self.sock.sendall(prefix + self.sealer.seal(prefix, payload))
+
+    def send(self, msg: SealMessage) -> None:
+        self.send_payload(pack(encode(msg)))
+
+    def receive(self) -> tuple[list[SealMessage], bool]:
+        """The messages the bytes waiting on the socket complete, and whether it closed."""
+        data = self.sock.recv(1 << 18)
+        self.reader.feed(data)
+        out = []
+        while (body := self.reader.next_body()) is not None:
+            if self.opener is not None:
+                body = self.opener.open(length_prefix(len(body)), body)
+            out.append(decode(unpack(body)))
+        return out, not data
+
+
+def _seat_process(
+    port: int, seat: int, relay: int, keys: tuple[bytes, bytes] | None, results: Any
+) -> None:
+    link = Link(socket.create_connection(("127.0.0.1", port)), keys)
+    link.sock.sendall(bytes([seat]))  # a table knows a link's seat from its join
+    driver = SeatDriver(seat, relay, os.urandom)
+    link.send(driver.hello())
+    reported = False
+    while True:
+        messages, closed = link.receive()
+        for msg in messages:
+            for reply in driver.receive(msg):
+                link.send(reply)
+        if not reported and driver.hand_known and len(driver.hand) == HAND:
+            results.put((seat, time.monotonic(), sorted(driver.hand.values())))
+            reported = True
+        if closed:
+            return
+
+
+def swapped(keys: tuple[bytes, bytes] | None) -> tuple[bytes, bytes] | None:
+    """The other end's (sending, receiving) keys."""
+    return (keys[1], keys[0]) if keys else None
+
+
+def loopback(seats: int, relay_apart: bool, encrypted: bool) -> dict[str, float]:
+    """One sealed deal over loopback; seconds from `seal_round` sent to each milestone."""
+    context = multiprocessing.get_context("fork")
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    host_seat = 0
+    remote = list(range(seats)) if relay_apart else list(range(1, seats))
+    keys = {s: (os.urandom(32), os.urandom(32)) if encrypted else None for s in remote}
+    """Each link's (host-to-seat, seat-to-host) keys."""
+    results = context.Queue()
+    processes = [
+        context.Process(
+            target=_seat_process,
+            args=(port, s, host_seat, swapped(keys[s]), results),
+        )
+        for s in remote
+    ]
+    for process in processes:
+        process.start()
+    links: dict[int, Link] = {}
+    selector = selectors.DefaultSelector()
+    for _ in remote:
+        sock, _ = listener.accept()
+        seat = sock.recv(1)[0]
+        links[seat] = Link(sock, keys[seat])
+        selector.register(sock, selectors.EVENT_READ, seat)
+    listener.close()
+    relay = RelayDriver(TABLE, host_seat)
+    local = None if relay_apart else SeatDriver(host_seat, host_seat, os.urandom)
+    if local is not None:
+        relay.receive(host_seat, local.hello())
+    marks: dict[str, float] = {}
+
+    def from_seat(seat: int, msg: SealMessage) -> list[Outgoing]:
+        out = relay.receive(seat, msg)
+        if isinstance(msg, SealStep) and msg.kind == "mask":
+            marks.setdefault("first mask step relayed", time.monotonic())
+        return out
+
+    def dispatch(outgoing: Iterable[Outgoing]) -> None:
+        queue = deque(outgoing)
+        payloads: dict[int, bytes] = {}
+        while queue:
+            to, msg = queue.popleft()
+            if local is not None and to == host_seat:
+                for reply in local.receive(msg):
+                    queue.extend(from_seat(host_seat, reply))
+            else:
+                if id(msg) not in payloads:  # relayed as is: one encoding for every seat
+                    payloads[id(msg)] = pack(encode(msg))
+                links[to].send_payload(payloads[id(msg)])
+
+    def pump() -> None:
+        for key, _ in selector.select():
+            seat = key.data
+            messages, closed = links[seat].receive()
+            if closed:
+                raise RuntimeError(f"seat {seat} left")
+            for msg in messages:
+                dispatch(from_seat(seat, msg))
+
+    while len(relay.keys) < seats:
+        pump()
+    deck = auf_achse_deck(seats)
+    order = tuple(range(seats))
+    started = time.monotonic()
+    dispatch(relay.begin(0, os.urandom(16), order, deck))
+    steps = 2 * seats + seats * (seats - 1)
+    opened = False
+    while len(relay.transcript.steps) < steps:
+        if relay.sealed and not opened:
+            marks["sealed at the relay"] = time.monotonic()
+            opened = True
+            for k, owner in enumerate(order):
+                dispatch(relay.open(owner, range(k * HAND, (k + 1) * HAND)))
+            continue
+        pump()
+    done: dict[int, tuple[float, list[int]]] = {}
+    if local is not None:
+        assert local.hand_known and len(local.hand) == HAND
+        done[host_seat] = (time.monotonic(), sorted(local.hand.values()))
+    for _ in remote:
+        seat, at, hand = results.get(timeout=60)
+        done[seat] = (at, hand)
+    for link in links.values():
+        link.sock.close()
+    for process in processes:
+        process.join(timeout=30)
+    dealt = [card for _, hand in done.values() for card in hand]
+    assert len(set(dealt)) == seats * HAND and set(dealt) <= set(deck)
+    marks["every seat knows its hand"] = max(at for at, _ in done.values())
+    return {what: at - started for what, at in marks.items()}
+
+
+def print_loopback(seats: int, repeats: int, encrypted: bool) -> None:
+    links = "ChaCha20-Poly1305 per link" if encrypted else "plain msgpack frames, no encryption"
+    for relay_apart in (False, True):
+        where = (
+            f"a relay process and {seats} seat processes"
+            if relay_apart
+            else f"the host's process (relay + seat 0) and {seats - 1} seat processes"
+        )
+        runs = [loopback(seats, relay_apart, encrypted) for _ in range(repeats)]
+        print(f"Over loopback, TCP on 127.0.0.1, {links}; {where} (best and median of {repeats}):")
+        print(f"  {'from seal_round sent to':<34} {'best':>8}    {'median':>8}")
+        for what in runs[0]:
+            times = [run[what] for run in runs]
+            best, median = min(times), statistics.median(times)
+            print(f"  {what:<34} {best * 1000:8.1f} ms {median * 1000:8.1f} ms")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seats", type=int, default=5)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--plain", action="store_true", help="loopback links without encryption")
+    parser.add_argument("--no-loopback", action="store_true")
     args = parser.parse_args()
 
     runs = [deal(args.seats) for _ in range(args.repeats)]
@@ -127,6 +323,8 @@ def main() -> None:
         ("verify a 109-element step", lambda: verify(signed, public, 0)),
     ):
         print(f"  {what:<36} {per_call(fn):7.3f} ms")
+    if not args.no_loopback:
+        print_loopback(args.seats, args.repeats, not args.plain)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,8 @@ first seat that cheated.
 One concept per module: `group` (the commutative group), `cards` (card elements),
 `shuffle` (what one seat computes), `deck` (the public round state every party keeps),
 `signing` (signed steps), `transcript` (the equivocation check), `audit` (the recomputation),
-`canonical` (the signed encoding), `errors` (findings that name a seat). docs/sealed.md is the
-specification and holds test vectors. Not yet wired into the table: sealed tables are not
-playable yet.
+`canonical` (the signed encoding), `errors` (findings that name a seat), `messages` (the
+round's version-4 messages) and `round_driver` (a seat and the relay, messages in and out).
+docs/sealed.md is the specification and holds test vectors. Not yet wired into the table:
+sealed tables are not playable yet.
 """

@@ -35,9 +35,16 @@ class Transcript:
 
     def add(self, signed: SignedStep) -> None:
         """Record a step whose signature was already checked."""
-        data = signed.encoded()
-        self.digest = hashlib.sha256(self.digest + len(data).to_bytes(4, "big") + data).digest()
+        self._chain(signed.encoded())
         self.steps.append(signed)
+
+    def note(self, setup: bytes) -> None:
+        """Record what the relay itself said (a round's setup, canonically encoded): it carries
+        no signature, so when the seats' digests differ over it, only the relay is to blame."""
+        self._chain(setup)
+
+    def _chain(self, data: bytes) -> None:
+        self.digest = hashlib.sha256(self.digest + len(data).to_bytes(4, "big") + data).digest()
 
 
 def compare(transcripts: Mapping[int, Transcript], relay: int) -> Finding | None:

@@ -1,0 +1,280 @@
+"""The messages that carry a sealing round between the seats, through the host (version 4).
+
+They are declared like the version-3 messages (`protocol.messages`: frozen dataclasses whose
+fields say their wire kind, a strict decoder refusing a missing or extra field) but registered
+here, in a vocabulary of their own, so that a version-3 table neither sends nor accepts them:
+`protocol.messages.decode` does not know these types and this `decode` knows no other.
+
+A step travels as the seat signed it: `seal_step` holds the round, kind, seat and body of the
+signed map (docs/sealed.md, section 5) and the signature, and the host relays the very message
+it received. The table id is not repeated in every step: each party signs and checks with the
+one it learnt from `seal_round`, so a step signed for another table fails its signature.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Annotated, Any, ClassVar, TypeVar
+
+from protocol.errors import ErrorCode, LocalProtocolError, RemoteProtocolError
+from protocol.limits import MAX_SEATS
+from protocol.messages import Message, Phase, Sender
+from protocol.schema import (
+    COUNT,
+    KEY32,
+    SEAT,
+    Blob,
+    Choice,
+    Fault,
+    Int,
+    Kind,
+    Record,
+    Seq,
+    dump_fields,
+    fields_of,
+    load_fields,
+)
+from protocol.sealed.group import ELEMENT_BYTES, SCALAR_BYTES
+from protocol.sealed.signing import SignedStep, Step
+from protocol.wire import kind_of
+
+MAX_SEALED_CARDS = 256
+"""Most cards one round seals. The biggest deck (Auf Achse) has 109; at this limit a re-key
+step (an element and a commitment per position) is about 17 KiB, well inside one frame, so no
+step is ever cut into chunks (tests/protocol/test_sealed_messages.py holds it)."""
+
+ELEMENT = Blob(ELEMENT_BYTES)
+SCALAR = Blob(SCALAR_BYTES)
+SIGNATURE = Blob(64)
+POSITION = Int(0, MAX_SEALED_CARDS - 1)
+CARD = Int(0, 2**32 - 1)
+ELEMENTS = Seq(ELEMENT, MAX_SEALED_CARDS)
+STEP_KINDS = ("mask", "rekey", "scalars")
+"""The kinds of step a sealing round sends (section 5 names two more, `secrets` and `digest`,
+for the end-of-game audit, which is not on the wire yet)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Bin(Kind):
+    """Binary of a bounded length (an id chosen by the table)."""
+
+    min_len: int
+    max_len: int
+
+    def check(self, value: Any, where: str, fault: Fault, loading: bool) -> Any:
+        if type(value) is not bytes:
+            raise fault(
+                ErrorCode.WRONG_TYPE, f"field '{where}' must be binary, not {kind_of(value)}"
+            )
+        if not self.min_len <= len(value) <= self.max_len:
+            raise fault(
+                ErrorCode.OUT_OF_RANGE,
+                f"field '{where}' must be {self.min_len} to {self.max_len} bytes, not {len(value)}",
+            )
+        return value
+
+    def describe(self) -> str:
+        return f"bin, {self.min_len} to {self.max_len} bytes"
+
+
+@dataclasses.dataclass(frozen=True)
+class Pair(Kind):
+    """An array of exactly two items of the given kinds (a position and its scalar)."""
+
+    first: Kind
+    second: Kind
+
+    def check(self, value: Any, where: str, fault: Fault, loading: bool) -> Any:
+        if not (type(value) is list or (not loading and type(value) is tuple)):
+            raise fault(
+                ErrorCode.WRONG_TYPE, f"field '{where}' must be an array, not {kind_of(value)}"
+            )
+        if len(value) != 2:
+            raise fault(
+                ErrorCode.OUT_OF_RANGE, f"field '{where}' must have 2 items, not {len(value)}"
+            )
+        out = [
+            self.first.check(value[0], f"{where}[0]", fault, loading),
+            self.second.check(value[1], f"{where}[1]", fault, loading),
+        ]
+        return tuple(out) if loading else out
+
+    def describe(self) -> str:
+        return f"array [{self.first.describe()}, {self.second.describe()}]"
+
+
+BODY_FIELDS: dict[str, tuple[tuple[str, Kind], ...]] = {
+    "mask": (("elements", ELEMENTS),),
+    "rekey": (("elements", ELEMENTS), ("commitments", ELEMENTS)),
+    "scalars": (("to", SEAT), ("scalars", Seq(Pair(POSITION, SCALAR), MAX_SEALED_CARDS))),
+}
+"""A step's body, by its kind: exactly these fields. `scalars` opens its positions to seat `to`
+(the seat that will hold those cards), each as [position, y_ij as 32-byte big-endian]."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Body(Kind):
+    """A step's body: a map whose fields depend on the step's kind (`BODY_FIELDS`); the
+    message checks them once its kind is known."""
+
+    def check(self, value: Any, where: str, fault: Fault, loading: bool) -> Any:
+        if type(value) is not dict:
+            raise fault(
+                ErrorCode.WRONG_TYPE, f"field '{where}' must be a map, not {kind_of(value)}"
+            )
+        return value
+
+    def describe(self) -> str:
+        return "map, its fields set by kind (see the step bodies)"
+
+
+class SealMessage(Message):
+    """Base of the sealing round's messages, registered with `seal_message`."""
+
+    __slots__ = ()
+
+
+SEAL_MESSAGE_TYPES: dict[str, type[SealMessage]] = {}
+
+
+SM = TypeVar("SM", bound=type[SealMessage])
+
+
+def seal_message(cls: SM) -> SM:
+    if cls.TYPE in SEAL_MESSAGE_TYPES:
+        raise TypeError(f"two sealed messages share the type {cls.TYPE!r}")
+    fields_of(cls)
+    SEAL_MESSAGE_TYPES[cls.TYPE] = cls
+    return cls
+
+
+@seal_message
+@dataclass(frozen=True, slots=True)
+class SealKey(SealMessage):
+    """A seat's Ed25519 public key for this table, which checks every step it signs. Sent once,
+    before the first round; the host hands every seat's key to all in `seal_round`."""
+
+    TYPE: ClassVar[str] = "seal_key"
+    SENDER: ClassVar[Sender] = "client"
+    PHASE: ClassVar[Phase] = "session"
+    key: Annotated[bytes, KEY32]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatKey:
+    """One seat's signing key, as `seal_round` lists it."""
+
+    seat: Annotated[int, SEAT]
+    key: Annotated[bytes, KEY32]
+
+
+@seal_message
+@dataclass(frozen=True, slots=True)
+class SealRound(SealMessage):
+    """A sealing round begins: which table and game, its number, the order in which the seats
+    mask and then re-key, the cards it seals (their elements, in this order, are the starting
+    list) and every seat's signing key. Each seat records it in its transcript, so a host that
+    tells two seats different things is found when the digests are compared."""
+
+    TYPE: ClassVar[str] = "seal_round"
+    SENDER: ClassVar[Sender] = "host"
+    PHASE: ClassVar[Phase] = "session"
+    table: Annotated[bytes, Bin(1, 64)]
+    round: Annotated[int, COUNT]
+    game: Annotated[bytes, Bin(1, 64)]
+    seats: Annotated[tuple[int, ...], Seq(SEAT, MAX_SEATS)]
+    cards: Annotated[tuple[int, ...], Seq(CARD, MAX_SEALED_CARDS)]
+    keys: Annotated[tuple[SeatKey, ...], Seq(Record(SeatKey), MAX_SEATS)]
+
+
+@seal_message
+@dataclass(frozen=True, slots=True)
+class SealOpen(SealMessage):
+    """The host asks every seat but `to` for its scalars of `positions`: those cards are dealt
+    to `to`, which alone can then unmask them."""
+
+    TYPE: ClassVar[str] = "seal_open"
+    SENDER: ClassVar[Sender] = "host"
+    PHASE: ClassVar[Phase] = "session"
+    round: Annotated[int, COUNT]
+    to: Annotated[int, SEAT]
+    positions: Annotated[tuple[int, ...], Seq(POSITION, MAX_SEALED_CARDS)]
+
+
+@seal_message
+@dataclass(frozen=True, slots=True)
+class SealStep(SealMessage):
+    """A signed step, from its seat to the host and, unchanged, from the host to every seat."""
+
+    TYPE: ClassVar[str] = "seal_step"
+    SENDER: ClassVar[Sender] = "both"
+    PHASE: ClassVar[Phase] = "session"
+    round: Annotated[int, COUNT]
+    kind: Annotated[str, Choice(*STEP_KINDS)]
+    seat: Annotated[int, SEAT]
+    body: Annotated[dict[str, Any], Body()]
+    signature: Annotated[bytes, SIGNATURE]
+
+    @classmethod
+    def of(cls, signed: SignedStep) -> SealStep:
+        s = signed.step
+        return cls(s.round, s.kind, s.seat, dict(s.body), signed.signature)
+
+    def signed(self, table: bytes) -> SignedStep:
+        """The signed step this message carries, at `table`."""
+        return SignedStep(Step(table, self.round, self.kind, self.seat, self.body), self.signature)
+
+
+def _check_body(values: dict[str, Any], fault: Fault, loading: bool) -> dict[str, Any]:
+    body = values["body"]
+    fields = BODY_FIELDS[values["kind"]]
+    if loading:
+        return load_fields(fields, body, "body")
+    names = {name for name, _ in fields}
+    if set(body) != names:
+        raise LocalProtocolError(
+            ErrorCode.MISSING_FIELD,
+            f"a {values['kind']} step's body has the fields {sorted(names)}, not {sorted(body)}",
+        )
+    return {name: kind.dump(body[name], f"body.{name}") for name, kind in fields}
+
+
+def encode(msg: SealMessage) -> dict[str, Any]:
+    """A message as the map that goes on the wire; invalid fields raise LocalProtocolError."""
+    cls = SEAL_MESSAGE_TYPES.get(getattr(msg, "TYPE", ""))
+    if cls is None or type(msg) is not cls:
+        raise LocalProtocolError(ErrorCode.UNKNOWN_TYPE, f"{msg!r} is not a sealed message")
+    try:
+        values = dump_fields(fields_of(cls), msg, "")
+        if cls is SealStep:
+            values["body"] = _check_body(values, LocalProtocolError, False)
+    except LocalProtocolError as exc:
+        raise LocalProtocolError(exc.code, f"message '{cls.TYPE}': {exc.text}") from None
+    return {"type": cls.TYPE, **values}
+
+
+def decode(data: Any) -> SealMessage:
+    """A received map as its sealed message; every problem is a RemoteProtocolError naming it."""
+    if type(data) is not dict:
+        raise RemoteProtocolError(
+            ErrorCode.NOT_A_MAP, f"a message must be a map, not {kind_of(data)}"
+        )
+    name = data.get("type")
+    if type(name) is not str:
+        raise RemoteProtocolError(
+            ErrorCode.MISSING_FIELD if name is None else ErrorCode.WRONG_TYPE,
+            "a message needs a string field 'type'",
+        )
+    cls = SEAL_MESSAGE_TYPES.get(name)
+    if cls is None:
+        raise RemoteProtocolError(
+            ErrorCode.UNKNOWN_TYPE, f"unknown sealed message type {name[:64]!r}"
+        )
+    try:
+        values = load_fields(fields_of(cls), data, "", skip="type")
+        if cls is SealStep:
+            values["body"] = _check_body(values, RemoteProtocolError, True)
+    except RemoteProtocolError as exc:
+        raise RemoteProtocolError(exc.code, f"message '{name}': {exc.text}") from None
+    return cls(**values)
