@@ -54,6 +54,15 @@ _CADENCE = tuple(cadence_draws(d) if d > 0 else 0 for d in range(MAX_STEP + 1))
 """`cadence_draws` by difference: looked up at every walk, not worked out."""
 
 
+def deal(draw: list[int], players: int) -> list[list[int]]:
+    """Deal HAND_SIZE cards one at a time to each player in turn, from the top of `draw` (its
+    end), which loses them. A sealed game deals slots the same way (via_gladiola.sealed)."""
+    dealt = players * HAND_SIZE
+    hands = [draw[-1 - s : -1 - dealt : -players] for s in range(players)]
+    del draw[-dealt:]
+    return hands
+
+
 class ViaGladiola(OneSeatAtATime[VGState]):
     id = "via-gladiola"
     name = "Via Gladiola"
@@ -86,11 +95,8 @@ class ViaGladiola(OneSeatAtATime[VGState]):
         deck = deck_for(opts.get("deck"))
         draw = list(DRAW_PILE_IDS)
         rng.shuffle(draw)
-        # One card at a time to each player in turn, from the top of the pile (its end).
         players = config.players
-        dealt = players * HAND_SIZE
-        hands = [draw[-1 - s : -1 - dealt : -players] for s in range(players)]
-        del draw[-dealt:]
+        hands = deal(draw, players)
         first = opts.get("first_player")
         if first is None:
             first = rng.below(config.players)
@@ -247,17 +253,22 @@ class ViaGladiola(OneSeatAtATime[VGState]):
             cards = [c for c in pile if c < FIRST_START]
             if not cards:
                 continue
-            state.rng.shuffle(cards)
-            state.draw = cards
             events.append(
                 Event(
                     "reshuffle",
                     {"day": index + 1, "size": len(cards)},
-                    secret={"draw_pile_top_last": list(cards)},
+                    secret=self._new_draw_pile(state, cards),
                 )
             )
             return True
         return False
+
+    def _new_draw_pile(self, state: VGState, cards: list[int]) -> dict[str, Any]:
+        """Shuffle `cards` into the draw pile; returns what the reshuffle event keeps secret.
+        A sealed game cannot shuffle here (nobody may know the order): it seals them instead."""
+        state.rng.shuffle(cards)
+        state.draw = cards
+        return {"draw_pile_top_last": list(cards)}
 
     # -- days and the end ----------------------------------------------------------------------------
 
