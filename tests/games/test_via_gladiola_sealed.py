@@ -245,6 +245,26 @@ def test_the_host_cannot_score_a_game_in_progress() -> None:
     assert SEALED.outcome(sim.host.state) is None
 
 
+def test_a_classic_rule_that_reads_a_slot_names_it() -> None:
+    """The sealed state's deck tables refuse slots: a classic rule run on the host that needed
+    a hidden card says which, rather than failing some other way or reading a wrong value."""
+    sim = _ready()
+    slot = sim.host.state.hands[0][0]
+    with pytest.raises(HiddenCardNeeded) as caught:
+        SealedViaGladiola.classic.standings(sim.host.state)
+    assert is_slot(caught.value.slot)
+    with pytest.raises(HiddenCardNeeded):
+        sim.host.state.deck.value[slot]
+
+
+def test_hands_are_revealed_only_when_the_game_is_over() -> None:
+    sim = _ready()
+    slot = sim.host.state.hands[0][0]
+    with pytest.raises(IllegalAction, match="nothing to reveal"):
+        SEALED.reveal_hand(sim.host.state, 0, {slot: sim.truth[slot]}, sim.host.knowledge)
+    assert not SEALED.to_reveal(sim.host.state)
+
+
 def test_no_action_before_the_deal_is_sealed_and_opened() -> None:
     config = GAME.make_config(3)
     state = SEALED.setup(config, b"x" * 32)

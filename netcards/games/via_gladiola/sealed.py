@@ -26,6 +26,7 @@ to be opened to its new owner (`to_open`) before the next action too.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
@@ -36,17 +37,19 @@ from netcards.event import Event
 from netcards.game import Outcome, TableConfig
 from netcards.games.via_gladiola import views
 from netcards.games.via_gladiola.actions import REST, PlayGladiola, Rest, Walk
-from netcards.games.via_gladiola.cards import DRAW_PILE_IDS, deck_for, start_card
+from netcards.games.via_gladiola.cards import DRAW_PILE_IDS, Deck, deck_for, start_card
 from netcards.games.via_gladiola.moves import legal_moves
 from netcards.games.via_gladiola.rules import HAND_SIZE, ViaGladiola, deal
 from netcards.games.via_gladiola.state import VGState
 from netcards.rng import Rng
 from netcards.sealed_cards import (
     PUBLIC,
+    HiddenCardNeeded,
     ImpossibleCard,
     Knowledge,
     SealLedger,
     SealRound,
+    StepPending,
     is_slot,
 )
 from netcards.view import ABSENT
@@ -73,6 +76,32 @@ class SealedGladiola(Action):
 SEALED_CODEC = ActionCodec(SealedWalk, Rest, SealedGladiola)
 
 
+class _ByCard(tuple[int, ...]):
+    """A deck table by card id that, asked for a slot, says so: the classic rules read card
+    values straight from these tables, and a slot reaching one is a hidden card a rule needed."""
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, int) and is_slot(index):
+            raise HiddenCardNeeded(index)
+        return tuple.__getitem__(self, index)
+
+
+@dataclass(frozen=True)
+class _SealedDeck(Deck):
+    @functools.cached_property
+    def value(self) -> tuple[int, ...]:
+        return _ByCard(c.value for c in self.cards)
+
+    @functools.cached_property
+    def blisters(self) -> tuple[int, ...]:
+        return _ByCard(c.blisters for c in self.cards)
+
+
+@functools.lru_cache(maxsize=16)
+def _sealed_deck(deck_text: str | None) -> Deck:
+    return _SealedDeck(deck_for(deck_text).cards)
+
+
 @dataclass(slots=True)
 class SealedVGState(VGState):
     """A Via Gladiola state whose hidden places hold slots, and the ledger of its rounds."""
@@ -91,6 +120,7 @@ class SealedVGState(VGState):
     @classmethod
     def from_data(cls, d: dict[str, Any]) -> SealedVGState:
         base = VGState.from_data(d)
+        base.deck = _sealed_deck(base.deck_text)
         return cls(
             **{f.name: getattr(base, f.name) for f in fields(VGState)},
             ledger=SealLedger.from_data(d["ledger"]),
@@ -169,7 +199,7 @@ class SealedViaGladiola:
             players=players,
             variant_last_card=bool(opts.get("variant_last_card", False)),
             deck_text=opts.get("deck"),
-            deck=deck_for(opts.get("deck")),
+            deck=_sealed_deck(opts.get("deck")),
             rng=rng,
             hands=hands,
             draw=draw,
@@ -223,8 +253,8 @@ class SealedViaGladiola:
     ) -> list[Event]:
         """`seat` reveals the given slots of its hand (what `to_reveal` asked); once no hand
         holds a slot, the game is scored and `game_end` follows. All or nothing."""
-        if state.ledger.seal_requests():
-            state.ledger.check_ready()
+        if state.ledger.seal_requests():  # a reshuffled slot drawn last: sealed first
+            raise StepPending(f"round {state.ledger.unsealed} must be sealed before a reveal")
         pending = set(self.to_reveal(state).get(seat, ()))
         if not cards or not pending:
             raise IllegalAction(f"seat {seat} has nothing to reveal now")
@@ -352,6 +382,7 @@ class SealedViaGladiola:
     def unsealed(self, state: SealedVGState, knowledge: Knowledge) -> VGState:
         """The classic state this one stands for, every slot resolved (the audit's knowledge)."""
         base = VGState.copy(state)
+        base.deck = deck_for(state.deck_text)
         base.hands = [knowledge.resolve_all(h) for h in base.hands]
         base.draw = knowledge.resolve_all(base.draw)
         return base
