@@ -128,13 +128,19 @@ class SealLedger:
 
     `unsealed`: the first round the protocol has not yet reported sealed (rounds are run in
     order). `to_open`: (seat, slot) pairs to open to that seat, in the order they were dealt or
-    drawn. `revealed`: every slot revealed to everyone, and its card.
+    drawn. `revealed`: every slot revealed to everyone, and its card. `to_show`: slots to open
+    to everyone although nobody plays them (a card turned face up from a sealed pile, such as
+    Velonimo's duel reward). `draws`: public random draws asked for and not yet made, each a
+    value nobody can know or steer before it is drawn (a random pick among the cards of a hand,
+    such as a Velonimo turtle's steal, cannot come from a seed the players already know).
     """
 
     rounds: list[SealRound] = field(default_factory=list)
     unsealed: int = 0
     to_open: list[tuple[int, int]] = field(default_factory=list)
     revealed: dict[int, int] = field(default_factory=dict)
+    to_show: list[int] = field(default_factory=list)
+    draws: int = 0
 
     # -- what the protocol must do ---------------------------------------------------------------
 
@@ -172,9 +178,35 @@ class SealLedger:
             raise StepPending("a slot cannot be opened before its round is sealed")
         self.to_open = [p for p in self.to_open if p not in done]
 
+    def show(self, slots: Iterable[int]) -> None:
+        """Ask for `slots` to be opened to everyone (no seat claims them: the protocol does)."""
+        self.to_show.extend(slots)
+
+    def shown(self, slot: int, card: int, knowledge: Knowledge) -> None:
+        """The protocol opened `slot` to everyone as `card`: checked, then revealed."""
+        if slot not in self.to_show:
+            raise StepPending(f"slot {slot - SLOT_BASE} was not to be shown")
+        if self.round_of(slot).index >= self.unsealed:
+            raise StepPending("a slot cannot be shown before its round is sealed")
+        self.check(slot, card, knowledge)
+        self.to_show.remove(slot)
+        self.reveal(slot, card, knowledge)
+
+    def ask_draw(self) -> None:
+        """Ask for one public random draw (see `draws`)."""
+        self.draws += 1
+
+    def drawn(self) -> None:
+        """The protocol made the first draw still asked for."""
+        if self.seal_requests() or self.to_open or self.to_show:
+            raise StepPending("a draw waits for the seals and openings asked before it")
+        if not self.draws:
+            raise StepPending("no random draw was asked for")
+        self.draws -= 1
+
     def ready(self) -> bool:
         """Nothing left for the protocol to do before the next action."""
-        return not self.seal_requests() and not self.to_open
+        return not (self.seal_requests() or self.to_open or self.to_show or self.draws)
 
     def check_ready(self) -> None:
         if self.seal_requests():
@@ -182,6 +214,10 @@ class SealLedger:
         if self.to_open:
             seat, slot = self.to_open[0]
             raise StepPending(f"slot {slot - SLOT_BASE} must be opened to seat {seat} first")
+        if self.to_show:
+            raise StepPending(f"slot {self.to_show[0] - SLOT_BASE} must be shown to everyone first")
+        if self.draws:
+            raise StepPending("a random draw must be made before the next action")
 
     # -- what a slot may hold --------------------------------------------------------------------
 
@@ -217,15 +253,29 @@ class SealLedger:
     # -- copying and data --------------------------------------------------------------------------
 
     def copy(self) -> SealLedger:
-        return SealLedger(list(self.rounds), self.unsealed, list(self.to_open), dict(self.revealed))
+        return SealLedger(
+            list(self.rounds),
+            self.unsealed,
+            list(self.to_open),
+            dict(self.revealed),
+            list(self.to_show),
+            self.draws,
+        )
 
     def to_data(self) -> dict[str, Any]:
-        return {
+        """`to_show` and `draws` only when there are some, so that the record of a game that
+        never uses them is the one it had before they existed."""
+        out: dict[str, Any] = {
             "rounds": [r.to_data() for r in self.rounds],
             "unsealed": self.unsealed,
             "to_open": [list(p) for p in self.to_open],
             "revealed": [[s, c] for s, c in sorted(self.revealed.items())],
         }
+        if self.to_show:
+            out["to_show"] = list(self.to_show)
+        if self.draws:
+            out["draws"] = self.draws
+        return out
 
     @classmethod
     def from_data(cls, d: Mapping[str, Any]) -> SealLedger:
@@ -234,4 +284,6 @@ class SealLedger:
             d["unsealed"],
             [(p[0], p[1]) for p in d["to_open"]],
             dict(d["revealed"]),
+            list(d.get("to_show", ())),
+            int(d.get("draws", 0)),
         )

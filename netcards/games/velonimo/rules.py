@@ -73,6 +73,8 @@ class Velonimo(OneSeatAtATime[VelonimoState]):
     max_players = 5
     codec = CODEC
     shapes = SHAPES
+    state_type: type[VelonimoState] = VelonimoState
+    """What `setup` builds: a sealed game's state also keeps its ledger (velonimo.sealed)."""
     option_specs = (
         OptionSpec(
             "first_player",
@@ -107,7 +109,7 @@ class Velonimo(OneSeatAtATime[VelonimoState]):
         first = opts.get("first_player")
         if first is None:
             first = rng.below(config.players)
-        state = VelonimoState(
+        state = self.state_type(
             players=config.players,
             duel=config.players == DUEL_PLAYERS,
             difficulties=[int(d) for d in opts.get("difficulties", DEFAULT_DIFFICULTIES)],
@@ -128,7 +130,7 @@ class Velonimo(OneSeatAtATime[VelonimoState]):
             finished=[],
             round_points=[0] * config.players,
         )
-        _deal(state, first)
+        _deal(state, first, self._new_deck(state))
         return state
 
     # -- whose turn, what is legal ----------------------------------------------------------
@@ -230,7 +232,7 @@ class Velonimo(OneSeatAtATime[VelonimoState]):
             victims = _victims(state, seat)
             state.current = seat
             if len(victims) == 1:
-                _steal(state, seat, victims[0], leaders, events)
+                self._steal(state, seat, victims[0], leaders, events)
             else:
                 state.phase = "victim"
                 state.steal_count = leaders
@@ -267,7 +269,7 @@ class Velonimo(OneSeatAtATime[VelonimoState]):
         if victim not in _victims(state, seat):
             raise IllegalAction(f"seat {victim} is not an opponent still holding cards")
         events: list[Event] = []
-        _steal(state, seat, victim, state.steal_count, events)
+        self._steal(state, seat, victim, state.steal_count, events)
         return events
 
     def _give_back(self, state: VelonimoState, seat: int, card: int) -> list[Event]:
@@ -314,6 +316,23 @@ class Velonimo(OneSeatAtATime[VelonimoState]):
         state.current = seat
         return events
 
+    # -- chance: the two places a sealed game replaces (velonimo.sealed) ------------------------
+
+    def _new_deck(self, state: VelonimoState) -> list[int]:
+        """All 55 cards in a new order, to deal from the end. A sealed game cannot shuffle here
+        (nobody may know the order): it seals them and deals their slots instead."""
+        deck = list(ALL_CARDS)
+        state.rng.shuffle(deck)
+        return deck
+
+    def _steal(
+        self, state: VelonimoState, seat: int, victim: int, leaders: int, events: list[Event]
+    ) -> None:
+        """Take min(leaders, hand size) cards at random from `victim`; the give-back comes next.
+        A sealed game cannot draw here (the draw must come from nobody's seed): it waits."""
+        count = min(leaders, len(state.hands[victim]))
+        take(state, seat, victim, leaders, state.rng.sample(state.hands[victim], count), events)
+
     # -- rounds and the end ----------------------------------------------------------------------
 
     def _end_round(self, state: VelonimoState, events: list[Event]) -> None:
@@ -344,7 +363,7 @@ class Velonimo(OneSeatAtATime[VelonimoState]):
         else:
             state.round += 1
             first = next_first_player(totals, scores, state.first_player)
-            _deal(state, first)
+            _deal(state, first, self._new_deck(state))
             events.append(_deal_event(state))
 
     def _end_game(self, state: VelonimoState, reason: str, events: list[Event]) -> None:
@@ -450,10 +469,8 @@ class Velonimo(OneSeatAtATime[VelonimoState]):
 # -- helpers that change the state (called only once an action is known to be valid) -------------
 
 
-def _deal(state: VelonimoState, first: int) -> None:
-    """Shuffle all 55 cards and start a round led by `first`."""
-    deck = list(ALL_CARDS)
-    state.rng.shuffle(deck)
+def _deal(state: VelonimoState, first: int, deck: list[int]) -> None:
+    """Deal `deck` (all 55 cards, top last; it loses them) and start a round led by `first`."""
     # One card at a time to each player in turn from the top (the end of the list).
     players = state.players
     dealt = players * HAND_SIZE
@@ -534,10 +551,16 @@ def _water_carriers(state: VelonimoState, seat: int, count: int, events: list[Ev
     )
 
 
-def _steal(state: VelonimoState, seat: int, victim: int, leaders: int, events: list[Event]) -> None:
-    """Take min(leaders, hand size) cards at random from `victim`; the give-back comes next."""
-    count = min(leaders, len(state.hands[victim]))
-    taken = state.rng.sample(state.hands[victim], count)
+def take(
+    state: VelonimoState,
+    seat: int,
+    victim: int,
+    leaders: int,
+    taken: list[int],
+    events: list[Event],
+) -> None:
+    """`seat`'s leaders take `taken` (drawn at random) from `victim`; the give-back comes next."""
+    count = len(taken)
     for card in taken:
         state.hands[victim].remove(card)
         state.hands[seat].append(card)
