@@ -62,6 +62,7 @@ from netcards.games.velonimo.rules import Velonimo, take
 from netcards.games.velonimo.state import VelonimoState
 from netcards.rng import Rng, make_seed
 from netcards.sealed_cards import (
+    ImpossibleCard,
     Knowledge,
     SealLedger,
     SealRound,
@@ -205,7 +206,7 @@ class SealedVelonimo:
         """A seat's instance learns the card a slot of its hand was opened as, refused if the
         slot cannot hold it."""
         if not any(slot in hand for hand in state.hands):
-            raise IllegalAction(f"{slot} is in nobody's hand")
+            raise ImpossibleCard(f"{slot} is in nobody's hand")
         state.ledger.check(slot, card, knowledge)
         knowledge.learn(slot, card)
 
