@@ -113,7 +113,7 @@ class ChoiceStep:
             raise ChoiceRefused(seat, f"it has no choice to open in step {self.index}")
         if (
             len(nonce) != NONCE_BYTES
-            or commitment(self.index, seat, items, nonce) != (self.commitments[seat])
+            or commitment(self.index, seat, items, nonce) != self.commitments[seat]
         ):
             raise CommitmentMismatch(
                 seat, f"its opening does not match its commitment in step {self.index}"
