@@ -26,9 +26,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from netcards.errors import IllegalAction
+
+if TYPE_CHECKING:
+    from netcards.sealed_choices import Opening
 
 SLOT_BASE = 1 << 16
 """The first slot: every game's card ids are below it, so a slot can never pass for a card."""
@@ -63,12 +66,17 @@ class Knowledge:
 
     The host's holds the cards revealed to everyone (and its own bots' hands), a seat's also its
     own hand as it is opened to it, the audit's every slot.
+
+    `openings`: the simultaneous choices this instance made and committed but has not yet
+    opened (netcards/sealed_choices.py), by (step, seat): a seat's own, the host's bots', or
+    at the audit every seat's. They are secrets of the seat like its hand.
     """
 
-    __slots__ = ("cards",)
+    __slots__ = ("cards", "openings")
 
     def __init__(self, cards: Mapping[int, int] | None = None) -> None:
         self.cards: dict[int, int] = dict(cards or {})
+        self.openings: dict[tuple[int, int], Opening] = {}
 
     def knows(self, slot: int) -> bool:
         return slot in self.cards

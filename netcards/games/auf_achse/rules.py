@@ -53,6 +53,8 @@ class AufAchse(Game[AAState]):
     score_name = "km"
     codec = CODEC
     shapes = SHAPES
+    flow: flow.Flow = flow.CLASSIC
+    """The steps between choices; the sealed mode brings its own (auf_achse.sealed)."""
     option_specs = (
         OptionSpec("first_player", "seat", None, "The seat that starts stage 1 (default: random)."),
         OptionSpec("deck", "deck", None, "A deck file's text (default: the house deck)."),
@@ -82,8 +84,8 @@ class AufAchse(Game[AAState]):
             hands=[],
             draw=[],
         )
-        flow.deal(state, [])
-        flow.start_round(state, [])
+        self.flow.deal(state, [])
+        self.flow.start_round(state, [])
         return state
 
     # -- whose turn, what is legal ---------------------------------------------------------------
@@ -154,11 +156,7 @@ class AufAchse(Game[AAState]):
 
     def _choose(self, state: AAState, seat: int, cards: list[int], kind: str) -> list[Event]:
         """Keep a simultaneous choice hidden until every asked seat has chosen, then resolve."""
-        self._check_cards(state, seat, cards)
-        hand = state.hands[seat]
-        for card in cards:
-            hand.remove(card)
-        state.pending[seat] = cards
+        self._take(state, seat, cards)
         events = [
             Event(
                 kind,
@@ -167,12 +165,24 @@ class AufAchse(Game[AAState]):
             )
         ]
         if not waiting(state):
-            if state.phase == RUN:
-                flow.resolve_choices(state, "runs_added", events)
-                flow.start_odometer(state, events)
-            else:
-                flow.finish_free_road(state, events)
+            self._resolve(state, events)
         return events
+
+    def _take(self, state: AAState, seat: int, cards: list[int]) -> None:
+        """Check a seat's choice and set it aside until every asked seat has chosen."""
+        self._check_cards(state, seat, cards)
+        hand = state.hands[seat]
+        for card in cards:
+            hand.remove(card)
+        state.pending[seat] = cards
+
+    def _resolve(self, state: AAState, events: list[Event]) -> None:
+        """Every asked seat has chosen: the choices join the runs and the round goes on."""
+        if state.phase == RUN:
+            self.flow.resolve_choices(state, "runs_added", events)
+            self.flow.start_odometer(state, events)
+        else:
+            self.flow.finish_free_road(state, events)
 
     def _odometer(self, state: AAState, seat: int, card: int) -> list[Event]:
         if card not in state.hands[seat]:
@@ -182,7 +192,7 @@ class AufAchse(Game[AAState]):
         state.reveal_order.append(seat)
         events = [Event("odometer_card", {"seat": seat}, {seat: {"card": card}})]
         offset = (seat - state.first_player) % state.players + 1
-        flow.next_odometer_seat(state, offset, events)
+        self.flow.next_odometer_seat(state, offset, events)
         return events
 
     # -- the end -------------------------------------------------------------------------------------
