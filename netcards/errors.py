@@ -33,6 +33,12 @@ class IllegalAction(GameError):
     """A well-formed action the rules do not allow now (out of turn, wrong card, ...)."""
 
 
+class StepPending(IllegalAction):
+    """An action while a sealing round or an opening the engine asked for is still to be done
+    (sealed tables: the seals, openings and choices of `netcards/sealed_cards.py` and
+    `netcards/sealed_choices.py` both refuse with it, so it lives below them)."""
+
+
 class NotYourTurn(IllegalAction):
     """An action from a seat that is not asked to act."""
 

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from netcards.errors import IllegalAction
+from netcards.errors import IllegalAction, StepPending
 
 if TYPE_CHECKING:
     from netcards.sealed_choices import Opening
@@ -55,10 +55,6 @@ class ImpossibleCard(IllegalAction):
     """A card claimed for a slot (played, revealed or opened) that the slot cannot hold: not one
     of the cards its round sealed, a card already seen at another slot of that round, or not the
     card this instance knows is there."""
-
-
-class StepPending(IllegalAction):
-    """An action while a sealing round or an opening the engine asked for is still to be done."""
 
 
 class Knowledge:

@@ -24,8 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from netcards.errors import IllegalAction
-from netcards.sealed_cards import StepPending
+from netcards.errors import IllegalAction, StepPending
 
 DOMAIN = b"netcards sealed choice v1\x00"
 NONCE_BYTES = 32

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
 from netcards.action import Action, ActionCodec
-from netcards.errors import GameOver, IllegalAction, NotYourTurn
+from netcards.errors import GameOver, IllegalAction, NotYourTurn, StepPending
 from netcards.event import Event
 from netcards.game import Outcome, TableConfig
 from netcards.games.via_gladiola import views
@@ -49,7 +49,6 @@ from netcards.sealed_cards import (
     Knowledge,
     SealLedger,
     SealRound,
-    StepPending,
     is_slot,
 )
 from netcards.view import ABSENT
