@@ -12,9 +12,11 @@ from textual.widgets import Input
 from protocol.errors import ErrorCode, LocalProtocolError
 from protocol.messages import Say, encode
 from protocol.schema import refused_in_text
+from tests.ui.bursts import burst as keys_burst
 from tests.ui.pilots import burst, screen_text, seeded, start_practice, wait_until
 from tests.ui.tables import open_host
 from ui.app import JoinPlan, make_app
+from ui.session import TablePlan
 from ui.user_settings import UserSettings
 from ui.widgets.chat import ChatBox
 
@@ -261,3 +263,82 @@ async def test_an_error_of_the_protocol_in_the_lobby_chat_is_a_notice() -> None:
             assert screen.focused is screen.query_one("#seats"), "escape closed the chat"
     finally:
         await host.close()
+
+
+# -- a paste and a tab: typed once, and the box keeps the focus ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("pasted", "line"),
+    [
+        ("one\ntwo", "one two"),
+        ("X1\tY1 and Z", "X1 Y1 and Z"),
+        ("P\x1b[31mQ R", "P [31mQ R"),
+        ("S\x07T\rU", "S T U"),
+    ],
+    ids=["line-break", "tab", "escape", "bell-and-return"],
+)
+async def test_a_paste_is_typed_once_where_the_cursor_is(pasted: str, line: str) -> None:
+    """Textual's own paste ran after the box's and typed the first line again ("one two" came
+    out "one twoone")."""
+    app = OneChat()
+    async with app.run_test(size=(80, 24)) as pilot:
+        box = app.query_one("#chat-input", Input)
+        box.focus()
+        await pilot.press("less_than_sign", "greater_than_sign", "left")
+        await type_or_paste(pilot, "pasted", pasted)
+        assert box.value == f"<{line}>"
+        assert box.cursor_position == len(line) + 1
+
+
+async def test_a_pasted_line_at_the_table_is_sent_once() -> None:
+    app: Any = make_app(settings=UserSettings(name="Ann"), random_bytes=seeded(1), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_practice(pilot, "via-gladiola", 3)
+        screen = app.screen
+        await pilot.press("c")
+        await type_or_paste(pilot, "pasted", "one\ntwo")
+        assert screen.query_one("#chat-input", Input).value == "one two"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: bool(screen.client.chat), seconds=10)
+        await pilot.pause(0.2)
+        assert [line.text for line in screen.client.chat] == ["one two"]
+        assert "Ann: one two" in screen_text(app) and "twoone" not in screen_text(app)
+
+
+async def test_tab_in_the_lobby_s_chat_is_a_space_and_the_keys_after_it_are_text() -> None:
+    """Tab moved the focus out of the box, so the `r` after it made the player ready with the
+    line unsent (with every other seat ready, the game started); shift+tab, `b`: a bot."""
+    plan = TablePlan("via-gladiola", 3, {}, bind="127.0.0.1", port=0, discovery=False)
+    app: Any = make_app(settings=UserSettings(name="Ann"), host=plan)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "LobbyScreen")
+        screen = app.screen
+        box = screen.query_one("#chat-input", Input)
+        await wait_until(pilot, lambda: app.session.client.lobby is not None)
+        await keys_burst(pilot, "c", *"ab", "tab", "r", "shift+tab", "b")
+        assert screen.focused is box
+        assert box.value == "ab r b"
+        await keys_burst(pilot, "enter")
+        client = app.session.client
+        await wait_until(pilot, lambda: [line.text for line in client.chat] == ["ab r b"])
+        assert screen.focused is box, "enter sent the line and left the box open"
+        seats = client.lobby.seats
+        assert not any(seat.ready for seat in seats), "r was typed, not pressed"
+        assert not any(seat.kind == "bot" for seat in seats), "b was typed, not pressed"
+
+
+async def test_tab_in_a_game_s_chat_is_a_space_and_the_keys_after_it_are_text() -> None:
+    """Tab moved the focus out of the box, so the `h` after it asked for a hint."""
+    app: Any = make_app(settings=UserSettings(name="Ann"), random_bytes=seeded(1), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_practice(pilot, "via-gladiola", 3)
+        screen = app.screen
+        box = screen.query_one("#chat-input", Input)
+        await keys_burst(pilot, "c", *"xy", "tab", "h", "shift+tab", "h")
+        assert screen.focused is box and screen.chatting
+        assert box.value == "xy h h"
+        assert not screen.message, "h was typed, not a hint asked"
+        await keys_burst(pilot, "enter")
+        await wait_until(pilot, lambda: [line.text for line in screen.client.chat] == ["xy h h"])
+        assert screen.chatting and not screen.message

@@ -29,6 +29,10 @@ class ChatInput(Input):
     | :- | :- |
     | enter | Send the line; the box stays open for the next (on an empty line: close it) |
     | escape | Close the chat: the keys go back to the screen |
+
+    Nothing else leaves the box: tab and shift+tab are typed as a space, not moved on (a
+    paste that is not bracketed comes as typed keys, its tabs among them, and a tab that left
+    the box made every key after it the screen's).
     """
 
     BINDINGS = [
@@ -48,7 +52,16 @@ class ChatInput(Input):
         keys queued behind them, and a closing escape must give the focus back
         (`Screen.set_focus`) before the next key in a burst, so that key goes to the screen,
         not into the box. The bindings name the same two keys for the key bar, and do the
-        same if they are ever what runs."""
+        same if they are ever what runs.
+
+        Tab and shift+tab are text here, a space, and go no further: up at the screen they
+        would move the focus (`Screen`'s bindings) and the keys after them would act there."""
+        if event.key in ("tab", "shift+tab"):
+            event.stop()
+            event.prevent_default()
+            start, end = self.selection
+            self.replace("\t", start, end)  # `replace` makes it the space the table takes
+            return
         if event.key in ("enter", "escape"):
             event.stop()
             event.prevent_default()
@@ -61,8 +74,10 @@ class ChatInput(Input):
 
     def _on_paste(self, event: events.Paste) -> None:
         """A pasted text is one line: its line breaks become spaces (Textual's own paste
-        keeps the first line only, and drops the rest unsaid)."""
+        keeps the first line only, and drops the rest unsaid). Textual's runs too unless the
+        default is prevented, and typed the first line a second time after the whole."""
         event.stop()
+        event.prevent_default()
         text = " ".join(event.text.splitlines())
         if text:
             start, end = self.selection
