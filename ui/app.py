@@ -122,13 +122,14 @@ class NetcardsApp(App[None]):
         self.greys = EqualLuminanceGreys()
 
     async def on_event(self, event: events.Event) -> None:
-        """Keys from the terminal wait their turn (see `ui.keys`); everything else as usual."""
-        if isinstance(event, events.Key) and not event.is_forwarded:
+        """Keys and pastes from the terminal wait their turn (see `ui.keys`); everything else
+        as usual."""
+        if isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
             self.keys.take(event)
             return
         await super().on_event(event)
 
-    async def route_key(self, event: events.Key) -> None:
+    async def route_key(self, event: events.Key | events.Paste) -> None:
         await super().on_event(event)
 
     # -- start-up -------------------------------------------------------------------------------------

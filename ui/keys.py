@@ -10,6 +10,10 @@ taken its focus, which is what a person waiting between keys gets anyway.
 A terminal sends escape as the byte ESC, which also starts the sequence of an alt+key: escape
 followed at once by a letter reads as alt+letter. netcards binds no alt keys, so an alt+key is
 taken for what it almost always is, escape and then the key.
+
+A paste (a terminal's bracketed paste) takes its turn among the keys: read in the same burst
+as the `c` that opens the chat, it goes to the chat, not to the hand the `c` is taking the
+focus from.
 """
 
 from __future__ import annotations
@@ -39,9 +43,13 @@ def split_alt(event: events.Key) -> list[events.Key]:
     return [events.Key("escape", "\x1b"), events.Key(key, char)]
 
 
+Input = events.Key | events.Paste
+"""What comes from the keyboard: a key, or a text pasted at once."""
+
+
 class KeysInOrder:
-    """The app's queue of keys read from the terminal: `take` each one, it is routed in turn
-    with the app's `route_key` (Textual's own routing).
+    """The app's queue of keys (and pastes) read from the terminal: `take` each one, it is
+    routed in turn with the app's `route_key` (Textual's own routing).
 
     A key has been handled once the widget it went to, every ancestor up to the screen, and
     the app have worked through their queues: the key bubbles up to the app, whose bindings may
@@ -52,7 +60,7 @@ class KeysInOrder:
 
     def __init__(self, app: Any) -> None:
         self.app = app
-        self.waiting: deque[events.Key] = deque()
+        self.waiting: deque[Input] = deque()
         self.busy = False
         self.turn = 0
         self.stuck: asyncio.TimerHandle | None = None
@@ -65,8 +73,8 @@ class KeysInOrder:
         that closed by itself before they came, and must not act on the screen under it."""
         self.dropped, self.dropped_until = keys, time.monotonic() + seconds
 
-    def take(self, event: events.Key) -> None:
-        self.waiting.extend(split_alt(event))
+    def take(self, event: Input) -> None:
+        self.waiting.extend(split_alt(event) if isinstance(event, events.Key) else [event])
         self.app.call_later(self.next)
 
     async def next(self) -> None:
@@ -78,7 +86,8 @@ class KeysInOrder:
             self.mounting = asyncio.create_task(self.after_mount(screen))
             return
         event = self.waiting.popleft()
-        if event.key in self.dropped and time.monotonic() < self.dropped_until:
+        key = event.key if isinstance(event, events.Key) else None
+        if key in self.dropped and time.monotonic() < self.dropped_until:
             self.busy = False
             self.app.call_later(self.next)
             return

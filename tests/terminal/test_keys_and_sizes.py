@@ -38,6 +38,20 @@ def test_c_and_a_line_in_one_burst_reach_the_chat(tmp_path: Path) -> None:
         term.wait_for("ann: hello there")
 
 
+def test_a_bracketed_paste_and_a_tab_in_the_chat_are_text_typed_once(tmp_path: Path) -> None:
+    """A paste as a terminal brackets it, in the same burst as c: its line break becomes a
+    space and it is typed once (not "one twoone"); the tab after it is a space too, so the h
+    after the tab is text, not a hint."""
+    with open_table(tmp_path, "via-gladiola", 3) as term:
+        term.wait_for(" Your turn", "Waiting for")
+        term.keys("c", "\x1b[200~one\ntwo\x1b[201~", "tab", "h")
+        typing = term.wait_for("one two h", seconds=5)
+        assert "twoone" not in typing
+        term.keys("enter")
+        screen = term.wait_for("ann: one two h")
+        assert "Thinking" not in screen and "Hint:" not in screen, "h went to the table"
+
+
 @pytest.mark.parametrize("exported", [False, True], ids=["plain", "columns-exported"])
 def test_a_window_too_small_says_so_until_it_is_made_bigger(tmp_path: Path, exported: bool) -> None:
     """Exported COLUMNS and LINES (a shell's, a test runner's) do not hide the window's real

@@ -342,3 +342,16 @@ async def test_tab_in_a_game_s_chat_is_a_space_and_the_keys_after_it_are_text() 
         await keys_burst(pilot, "enter")
         await wait_until(pilot, lambda: [line.text for line in screen.client.chat] == ["xy h h"])
         assert screen.chatting and not screen.message
+
+
+async def test_c_a_paste_and_enter_in_one_read_go_to_the_chat_in_that_order() -> None:
+    """A paste waits its turn behind the keys read before it, as a key does (`ui.keys`): sent
+    straight to the focused widget, it reached the hand before `c` had opened the box."""
+    app: Any = make_app(settings=UserSettings(name="Ann"), random_bytes=seeded(1), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_practice(pilot, "via-gladiola", 3)
+        screen = app.screen
+        await keys_burst(pilot, "c", "\x1b[200~one\ntwo\x1b[201~", *" h", "enter")
+        await wait_until(pilot, lambda: bool(screen.client.chat), seconds=10)
+        assert [line.text for line in screen.client.chat] == ["one two h"]
+        assert screen.chatting and not screen.message
