@@ -7,6 +7,13 @@ lost. Here the app takes keys in order and routes the next only when the one bef
 handled all the way up (widget, screen, app bindings) and any screen it opened has mounted and
 taken its focus, which is what a person waiting between keys gets anyway.
 
+Each key is bound to what was on the screen when it came: the screen on top then, and what
+that screen showed (`Typed`). A key is handled later than it was typed when the keys before it
+take time or the program was held up, and meanwhile the screen may have changed by itself, not
+by a key: a summary that closed when its countdown ran out (`keeps_its_keys`), a turn a bot
+played when the turn clock ran out. Such a key is dropped (`refuses_key`), never played on
+what came after.
+
 A terminal sends escape as the byte ESC, which also starts the sequence of an alt+key: escape
 followed at once by a letter reads as alt+letter. netcards binds no alt keys, so an alt+key is
 taken for what it almost always is, escape and then the key.
@@ -16,8 +23,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections import deque
+from dataclasses import dataclass
 from typing import Any
 
 from textual import events
@@ -39,6 +46,36 @@ def split_alt(event: events.Key) -> list[events.Key]:
     return [events.Key("escape", "\x1b"), events.Key(key, char)]
 
 
+@dataclass(frozen=True)
+class Typed:
+    """A key as it came: the screen on top then, and that screen's `shown_now()` (what it
+    showed: a game screen's update number), or None."""
+
+    event: events.Key
+    screen: Any
+    shown: object = None
+
+
+def typed_at(app: Any, event: events.Key) -> Typed:
+    try:
+        screen = app.screen
+    except Exception:  # no screen yet (the app starting): the key is bound to nothing
+        return Typed(event, None)
+    shown_now = getattr(screen, "shown_now", None)
+    return Typed(event, screen, shown_now() if shown_now is not None else None)
+
+
+def meant_for(typed: Typed, screen: Any) -> bool:
+    """Whether `typed` still acts on `screen`, now on top: not when it was typed at a screen
+    that keeps its keys and has gone since, nor when `screen` refuses it (a game screen, a
+    key typed for a turn a bot has played since)."""
+    gone = typed.screen is not None and typed.screen is not screen
+    if gone and getattr(typed.screen, "keeps_its_keys", False):
+        return False
+    refuses = getattr(screen, "refuses_key", None)
+    return refuses is None or not refuses(typed)
+
+
 class KeysInOrder:
     """The app's queue of keys read from the terminal: `take` each one, it is routed in turn
     with the app's `route_key` (Textual's own routing).
@@ -52,21 +89,15 @@ class KeysInOrder:
 
     def __init__(self, app: Any) -> None:
         self.app = app
-        self.waiting: deque[events.Key] = deque()
+        self.waiting: deque[Typed] = deque()
         self.busy = False
         self.turn = 0
         self.stuck: asyncio.TimerHandle | None = None
         self.mounting: asyncio.Task[None] | None = None
-        self.dropped: frozenset[str] = frozenset()
-        self.dropped_until = 0.0
-
-    def drop_for_a_moment(self, keys: frozenset[str], seconds: float) -> None:
-        """`keys` are dropped, not routed, for the next `seconds`: they were typed at a screen
-        that closed by itself before they came, and must not act on the screen under it."""
-        self.dropped, self.dropped_until = keys, time.monotonic() + seconds
 
     def take(self, event: events.Key) -> None:
-        self.waiting.extend(split_alt(event))
+        """A key from the terminal, bound at once to what is on the screen (see `Typed`)."""
+        self.waiting.extend(typed_at(self.app, key) for key in split_alt(event))
         self.app.call_later(self.next)
 
     async def next(self) -> None:
@@ -77,14 +108,14 @@ class KeysInOrder:
         if not screen.is_mounted:
             self.mounting = asyncio.create_task(self.after_mount(screen))
             return
-        event = self.waiting.popleft()
-        if event.key in self.dropped and time.monotonic() < self.dropped_until:
+        typed = self.waiting.popleft()
+        if not meant_for(typed, screen):
             self.busy = False
             self.app.call_later(self.next)
             return
         self.turn += 1
         target: MessagePump = self.app.focused or screen
-        await self.app.route_key(event)
+        await self.app.route_key(typed.event)
         self.stuck = asyncio.get_running_loop().call_later(STUCK_AFTER, self.done, self.turn)
         path: list[MessagePump] = list(target.ancestors_with_self)  # type: ignore[attr-defined]
         if path[-1] is not self.app:
