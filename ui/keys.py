@@ -7,21 +7,24 @@ lost. Here the app takes keys in order and routes the next only when the one bef
 handled all the way up (widget, screen, app bindings) and any screen it opened has mounted and
 taken its focus, which is what a person waiting between keys gets anyway.
 
+Each key is bound to what was on the screen when it came: the screen on top then, and what
+that screen showed (`Typed`). A key is handled later than it was typed when the keys before it
+take time or the program was held up, and meanwhile the screen may have changed by itself, not
+by a key: a summary that closed when its countdown ran out (`keeps_its_keys`), a turn a bot
+played when the turn clock ran out. Such a key is dropped (`refuses_key`), never played on
+what came after.
+
 A terminal sends escape as the byte ESC, which also starts the sequence of an alt+key: escape
 followed at once by a letter reads as alt+letter. netcards binds no alt keys, so an alt+key is
 taken for what it almost always is, escape and then the key.
-
-A paste (a terminal's bracketed paste) takes its turn among the keys: read in the same burst
-as the `c` that opens the chat, it goes to the chat, not to the hand the `c` is taking the
-focus from.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections import deque
+from dataclasses import dataclass
 from typing import Any
 
 from textual import events
@@ -47,9 +50,39 @@ Input = events.Key | events.Paste
 """What comes from the keyboard: a key, or a text pasted at once."""
 
 
+@dataclass(frozen=True)
+class Typed:
+    """A key as it came: the screen on top then, and that screen's `shown_now()` (what it
+    showed: a game screen's update number), or None."""
+
+    event: Input
+    screen: Any
+    shown: object = None
+
+
+def typed_at(app: Any, event: Input) -> Typed:
+    try:
+        screen = app.screen
+    except Exception:  # no screen yet (the app starting): the key is bound to nothing
+        return Typed(event, None)
+    shown_now = getattr(screen, "shown_now", None)
+    return Typed(event, screen, shown_now() if shown_now is not None else None)
+
+
+def meant_for(typed: Typed, screen: Any) -> bool:
+    """Whether `typed` still acts on `screen`, now on top: not when it was typed at a screen
+    that keeps its keys and has gone since, nor when `screen` refuses it (a game screen, a
+    key typed for a turn a bot has played since)."""
+    gone = typed.screen is not None and typed.screen is not screen
+    if gone and getattr(typed.screen, "keeps_its_keys", False):
+        return False
+    refuses = getattr(screen, "refuses_key", None)
+    return refuses is None or not refuses(typed)
+
+
 class KeysInOrder:
-    """The app's queue of keys (and pastes) read from the terminal: `take` each one, it is
-    routed in turn with the app's `route_key` (Textual's own routing).
+    """The app's queue of keys read from the terminal: `take` each one, it is routed in turn
+    with the app's `route_key` (Textual's own routing).
 
     A key has been handled once the widget it went to, every ancestor up to the screen, and
     the app have worked through their queues: the key bubbles up to the app, whose bindings may
@@ -60,21 +93,17 @@ class KeysInOrder:
 
     def __init__(self, app: Any) -> None:
         self.app = app
-        self.waiting: deque[Input] = deque()
+        self.waiting: deque[Typed] = deque()
         self.busy = False
         self.turn = 0
         self.stuck: asyncio.TimerHandle | None = None
         self.mounting: asyncio.Task[None] | None = None
-        self.dropped: frozenset[str] = frozenset()
-        self.dropped_until = 0.0
-
-    def drop_for_a_moment(self, keys: frozenset[str], seconds: float) -> None:
-        """`keys` are dropped, not routed, for the next `seconds`: they were typed at a screen
-        that closed by itself before they came, and must not act on the screen under it."""
-        self.dropped, self.dropped_until = keys, time.monotonic() + seconds
 
     def take(self, event: Input) -> None:
-        self.waiting.extend(split_alt(event) if isinstance(event, events.Key) else [event])
+        """A key (or a paste) from the terminal, bound at once to what is on the screen (see
+        `Typed`); a paste waits its turn among the keys like one more key."""
+        keys: list[Input] = list(split_alt(event)) if isinstance(event, events.Key) else [event]
+        self.waiting.extend(typed_at(self.app, key) for key in keys)
         self.app.call_later(self.next)
 
     async def next(self) -> None:
@@ -85,15 +114,14 @@ class KeysInOrder:
         if not screen.is_mounted:
             self.mounting = asyncio.create_task(self.after_mount(screen))
             return
-        event = self.waiting.popleft()
-        key = event.key if isinstance(event, events.Key) else None
-        if key in self.dropped and time.monotonic() < self.dropped_until:
+        typed = self.waiting.popleft()
+        if not meant_for(typed, screen):
             self.busy = False
             self.app.call_later(self.next)
             return
         self.turn += 1
         target: MessagePump = self.app.focused or screen
-        await self.app.route_key(event)
+        await self.app.route_key(typed.event)
         self.stuck = asyncio.get_running_loop().call_later(STUCK_AFTER, self.done, self.turn)
         path: list[MessagePump] = list(target.ancestors_with_self)  # type: ignore[attr-defined]
         if path[-1] is not self.app:

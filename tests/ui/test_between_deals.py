@@ -3,11 +3,13 @@ player: a key (not one left from the burst that ended the deal) or the countdown
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
 import pytest
 
+import ui.keys
 import ui.screens.between_deals
 from tests.ui.pilots import between_deals, burst, screen_text, seeded, start_practice, wait_until
 from tests.ui.test_play_velonimo import keys_for
@@ -67,12 +69,14 @@ async def test_the_summary_closes_by_itself_when_its_countdown_runs_out(
         await wait_until(pilot, lambda: app.screen is game, seconds=5)
 
 
-async def test_a_key_typed_as_the_summary_closes_by_itself_does_not_play(
+async def test_a_key_typed_at_the_summary_never_plays_on_the_table_however_late(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The countdown closes the summary as the player types enter to skip it: that enter (a
-    burst of them) must not play a card on the table underneath; a moment later enter plays."""
+    """Enters typed to skip the summary are handled only after its countdown closed it, well
+    over a second later (the keys before them still in flight): they were for the summary, and
+    must not play a card on the table underneath; an enter typed at the table plays at once."""
     monkeypatch.setattr(ui.screens.between_deals, "SECONDS", 4)
+    monkeypatch.setattr(ui.keys, "STUCK_AFTER", 30.0)  # the key in flight holds the rest
     app = make_app(settings=UserSettings(name="ann"), random_bytes=seeded(4), bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await start_practice(pilot, "velonimo", 3, {"difficulties": "1,2"})
@@ -80,13 +84,21 @@ async def test_a_key_typed_as_the_summary_closes_by_itself_does_not_play(
         client = game.client
         await play_to_the_end_of_round_one(pilot)
         await wait_until(pilot, lambda: client.my_turn, seconds=10)  # the bots play beneath
+        summary = app.screen
         assert between_deals(app), "the next round's first turn came while the summary is up"
+        await pilot.pause(max(0.0, READING - (time.monotonic() - summary.opened)))
         seq = client.seq
+        held: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        summary.holds_keys = held  # as a key still being handled holds those behind it
+        await pilot.press("left")
+        await pilot.press("enter", "space", "enter")
+        assert between_deals(app) and app.keys.waiting
         await wait_until(pilot, lambda: app.screen is game, seconds=6)
-        await burst(pilot, "enter", "enter", "space", "enter")
+        await pilot.pause(1.2)  # well after the summary closed
+        held.set_result(None)
+        await wait_until(pilot, lambda: not app.keys.waiting and not app.keys.busy)
         await pilot.pause(0.2)
         assert client.seq == seq and not client.awaiting, "a key for the summary played"
         assert client.my_turn
-        await pilot.pause(ui.screens.between_deals.LATE_KEYS)
         await pilot.press("enter")
         await wait_until(pilot, lambda: client.seq > seq or client.awaiting, seconds=5)

@@ -7,6 +7,7 @@ subclasses `GameScreen` with its card looks, its table, its words for events and
 from __future__ import annotations
 
 import asyncio
+import math
 import os
 from collections.abc import Callable
 from typing import Any, ClassVar
@@ -38,9 +39,11 @@ from protocol.client import (
     TableSays,
     ViewChanged,
 )
+from protocol.errors import ErrorCode
 from ui import notices
 from ui.failures import link_lost
 from ui.i18n import N_, _, names_list, ngettext
+from ui.keys import Typed
 from ui.option_words import options_in_play
 from ui.screen_keys import screen_keys
 from ui.screens.between_deals import BetweenDeals
@@ -55,6 +58,9 @@ from ui.widgets.reflow_log import ReflowLog
 
 MIN_SIZE = (80, 24)
 """The smallest window that shows a whole table (columns, rows)."""
+CLOCK_MARGIN = 0.01
+"""How long after a whole second of the turn clock its countdown is drawn again: timers do not
+wake early, but a hair late is the next whole second for sure."""
 HINT_SECONDS = 1.0  # long enough to search well, short enough not to keep a player waiting
 HINT_WORDS = {  # how sure the search is of its move (`Analysis.sureness`)
     "only": N_("Hint: {move} (about {chance}% to win; the only move)"),
@@ -151,6 +157,9 @@ class GameScreen(Screen[None]):
         """The hint of the decision being played, by its move number and legal moves: asked
         again, it says the same, instead of a second search that may weigh a close call the
         other way."""
+        self.shown_seq: int | None = None
+        """The update whose view is on the screen (the client may hold a newer one not drawn
+        yet): a key typed now is for its decision (`refuses_key`)."""
         self.too_small = False
         """The window cannot show the table: only the keys that do not need to see it work."""
         self.stand_in_move = False
@@ -186,10 +195,21 @@ class GameScreen(Screen[None]):
         self.watch_clock()
 
     def watch_clock(self) -> None:
-        """Count the turn clock down once a second while it runs: from the start, when the
-        first turn's clock came while the lobby was still on the screen."""
-        if self.client.clock and self.clock_timer is None:
-            self.clock_timer = self.set_interval(1.0, self.tick_clock)
+        """Count the turn clock down in whole seconds while it runs, drawn again as each whole
+        second of time left passes (counted from the deadline, not from when the countdown
+        was first drawn): from the start too, when the first turn's clock came while the lobby
+        was still on the screen. Each `clock` message sets the deadlines afresh."""
+        if self.clock_timer is not None:
+            self.clock_timer.stop()
+            self.clock_timer = None
+        changes = [left - (math.ceil(left) - 1) for left in self.clock_left().values() if left > 0]
+        if changes:
+            self.clock_timer = self.set_timer(min(changes) + CLOCK_MARGIN, self.tick_clock)
+
+    def clock_left(self) -> dict[int, float]:
+        """Seat -> seconds left, for each seat asked to act whose turn clock runs."""
+        now, to_act = self.clock_now(), set(self.client.to_act)
+        return {s: d - now for s, d in self.client.clock.items() if s in to_act}
 
     def on_resize(self, event: events.Resize) -> None:
         self.fit(event.size)
@@ -352,7 +372,8 @@ class GameScreen(Screen[None]):
                     notes.append(_("a bot plays"))
             deadline = self.client.clock.get(seat)
             if deadline is not None and seat in to_act:
-                left = max(0, round(deadline - self.clock_now()))
+                # Whole seconds, up: "1s left" for the last one, 0 only once it has run out.
+                left = max(0, math.ceil(deadline - self.clock_now()))
                 notes.append(_("{n}s left").format(n=left))
             rows.append(
                 PlayerRow(
@@ -366,6 +387,7 @@ class GameScreen(Screen[None]):
                     ", ".join(n for n in notes if n),
                 )
             )
+        self.shown_seq = getattr(self.client, "seq", None)  # (a replay numbers no updates)
         self.query_one(PlayersPanel).show(rows, _(self.score_title))
         self.query_one("#table", Static).update(self.table_text())
         legal = self.legal()
@@ -378,9 +400,11 @@ class GameScreen(Screen[None]):
         return asyncio.get_running_loop().time()
 
     def tick_clock(self) -> None:
-        """Once a second while a turn clock runs: the players panel counts down."""
+        """A whole second of a turn clock has passed: the players panel counts down."""
+        self.clock_timer = None
         if self.client.clock and self.client.to_act:
             self.refresh_all()
+        self.watch_clock()
 
     def refresh_status(self) -> None:
         """The status line alone: the message, then the prompt (cheap enough for every key)."""
@@ -563,6 +587,32 @@ class GameScreen(Screen[None]):
         """A player's key now: True, None (shown greyed: not now), False (hidden)."""
         if action == "hint":
             return True if self.my_turn else None
+        return True
+
+    def shown_now(self) -> int | None:
+        """What a key typed now is for (`ui.keys`): the update on the screen."""
+        return self.shown_seq
+
+    def refuses_key(self, typed: Typed) -> bool:
+        """A player's key typed for a decision that a bot has made since (the turn clock ran
+        out, or the stand-in played while we were away) is too late: it is dropped, never
+        played on the decision that came after, and the status line says so in the words of
+        the host's own `stale_seq`. The keys that make no move (the hand's cursor, the log,
+        the rules, the chat, leaving) go on as typed."""
+        if not isinstance(typed.event, events.Key):
+            return False  # a paste is text for the chat, never a move
+        shown = typed.shown if typed.screen is self else None
+        moves = getattr(self.client, "moves", None)  # a replay has no moves of its own
+        if not isinstance(shown, int) or self.seat is None or moves is None:
+            return False
+        if not any(seq > shown for seq in moves.by_bot):
+            return False
+        active = self.active_bindings.get(typed.event.key)
+        if active is None or active.node is not self:
+            return False
+        if active.binding.action.split("(")[0] in self.EVERYBODY:
+            return False
+        self.say(notices.refusal(ErrorCode.STALE_SEQ, ""))
         return True
 
     def on_key(self, event: events.Key) -> None:

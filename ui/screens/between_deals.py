@@ -3,9 +3,9 @@
 The table goes on underneath (the host does not wait, and bots may already play the next
 deal); this screen holds the player's keys until they have read it: a key closes it, or it
 closes by itself when its countdown runs out. The keys of the first moment are not taken, so
-that the last keys of a burst that ended the deal do not close it unread; and the keys that
-would have closed it are dropped for a moment after the countdown did, so that one typed to
-skip it as it closed does not play on the table under it.
+that the last keys of a burst that ended the deal do not close it unread; and a key typed
+while it was showing never acts on the table under it, however late it is handled (a double
+enter to skip it, one typed as the countdown closed it): see `keeps_its_keys`.
 """
 
 from __future__ import annotations
@@ -25,9 +25,6 @@ SECONDS = 15
 """How long the summary stays at most."""
 READING = 0.7
 """The first moment, when keys are not taken (longer than a double press or an SSH burst)."""
-LATE_KEYS = 1.0
-"""After the countdown closed the summary, how long its keys are still taken for it (dropped):
-an enter typed to skip it as it closed must not play a card on the table."""
 
 
 class BetweenDeals(ModalScreen[None]):
@@ -39,6 +36,10 @@ class BetweenDeals(ModalScreen[None]):
     """
 
     BINDINGS = [Binding("enter,space,escape", "go_on", N_("Go on"), priority=True)]
+    keeps_its_keys = True
+    """The keys typed while it shows are for it alone: once it has closed, those still on
+    their way are dropped (`ui.keys`), not played on the table, which the player has not
+    seen yet; the keys typed once the table shows act on it at once."""
 
     def __init__(
         self,
@@ -80,9 +81,6 @@ class BetweenDeals(ModalScreen[None]):
         elapsed = time.monotonic() - self.opened
         left = max(0, round(self.seconds - elapsed))
         if elapsed >= self.seconds:
-            keys = getattr(self.app, "keys", None)
-            if keys is not None:
-                keys.drop_for_a_moment(frozenset({"enter", "space", "escape"}), LATE_KEYS)
             self.dismiss()
             return
         line = self.countdown.format(n=left)
