@@ -8,7 +8,7 @@ because the audit revealed it all when the game ended.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +46,9 @@ class Replay:
     names: list[str]
     seed: bytes
     actions: list[tuple[int, dict[str, Any]]]
+    stand_in: frozenset[int] = frozenset()
+    """The numbers (from 1) of the seat's actions a bot made for its player (a stand-in while
+    they were away, or the turn clock's): only the player's program knew, so it says so."""
     _steps: list[Step] = field(default_factory=list)
 
     def to_data(self) -> dict[str, Any]:
@@ -58,6 +61,7 @@ class Replay:
             "names": list(self.names),
             "seed": self.seed.hex(),
             "actions": [[seat, data] for seat, data in self.actions],
+            "stand_in": sorted(self.stand_in),
         }
 
     @classmethod
@@ -77,8 +81,12 @@ class Replay:
             if seat is not None and not (isinstance(seat, int) and 0 <= seat < config.players):
                 raise BadReplay("the replay's seat is not at the table")
             actions = [(int(s), dict(a)) for s, a in data["actions"]]
+            # Older replays do not say which moves a bot made: all were the player's.
+            stand_in = frozenset(int(i) for i in data.get("stand_in", ()))
+            if seat is None or any(not 0 < i <= len(actions) for i in stand_in):
+                stand_in = frozenset()
             return cls(game, config, seat, [str(n) for n in data["names"]],
-                       bytes.fromhex(data["seed"]), actions)  # fmt: skip
+                       bytes.fromhex(data["seed"]), actions, stand_in)  # fmt: skip
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise BadReplay(
                 f"the replay file is damaged ({exc.__class__.__name__}: {exc})"
@@ -128,5 +136,9 @@ def from_finished_game(
     names: Sequence[str],
     seed: bytes,
     actions: Sequence[tuple[int, Mapping[str, Any]]],
+    stand_in: Iterable[int] = (),
 ) -> Replay:
-    return Replay(game, config, seat, list(names), seed, [(s, dict(a)) for s, a in actions])
+    """`stand_in`: the numbers of the seat's actions a bot made for its player."""
+    moves = [(s, dict(a)) for s, a in actions]
+    bots = frozenset(i for i in stand_in if 0 < i <= len(moves) and moves[i - 1][0] == seat)
+    return Replay(game, config, seat, list(names), seed, moves, bots)

@@ -208,7 +208,13 @@ class TableClient(HostMessages):
         if self._audit_seed is None:
             return None
         return from_finished_game(
-            self.game, self.config, self.seat, self.names, self._audit_seed, self._audit
+            self.game,
+            self.config,
+            self.seat,
+            self.names,
+            self._audit_seed,
+            self._audit,
+            stand_in=self.moves.by_bot,  # update n is action n's
         )
 
     def legal_actions(self) -> list[GameAction]:
@@ -432,7 +438,7 @@ class TableClient(HostMessages):
         self.updates.put_nowait(notice)
 
     def _notify_table(self, code: str, **args: Any) -> None:
-        said = TableSays(code, args)
+        said = TableSays(code, args, len(self.log))
         self.notices.append(said)
         self._notify(said)
 

@@ -70,6 +70,9 @@ class TableSays:
 
     code: str
     args: dict[str, Any]
+    at: int = 0
+    """How many events of the log came before it: a screen that was not there when it came
+    (a question or a summary was on top) still writes it where it belongs in the log."""
 
 
 @dataclass(frozen=True)

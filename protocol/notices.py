@@ -13,7 +13,7 @@ ENGLISH = {
     "left": "{name} left the table (the seat waits for them)",
     "stand_in": "{name} is away: a {level} bot plays for them until they come back",
     "back": "{name} is back",
-    "clock": "time ran out for {name}: a bot played the turn",
+    "clock": "{name}'s time ran out: a bot played the turn",
     "deal_off": "the deal is off: {reason}",
     "taken_back": "the host restarted without the last {count} move(s) it had announced: they "
     "are taken back and played again",

@@ -13,7 +13,7 @@ TEMPLATES = {
     "left": N_("{name} left the table (the seat waits for them)"),
     "stand_in": N_("{name} is away: a {level} bot plays for them until they come back"),
     "back": N_("{name} is back"),
-    "clock": N_("time ran out for {name}: a bot played the turn"),
+    "clock": N_("{name}'s time ran out: a bot played the turn"),
     "deal_off": N_("the deal is off: {reason}"),
     "taken_back": N_(
         "the host restarted without the last {count} move(s) it had announced: they are taken "
@@ -31,7 +31,16 @@ REFUSALS = {
 """Refusals worded in the player's language; any other refusal shows the host's own text."""
 
 
-def say(code: str, args: dict[str, Any]) -> str:
+SAID_TO_YOU = {
+    "clock": N_("Your time ran out: your stand-in played the turn"),
+}
+"""A notice about our own seat, said to us (the others read the table's words about it)."""
+
+
+def say(code: str, args: dict[str, Any], seat: int | None = None) -> str:
+    """The notice in the player's words; `seat`: ours, when the notice may be about it."""
+    if seat is not None and args.get("seat") == seat and code in SAID_TO_YOU:
+        return _(SAID_TO_YOU[code])
     if code == "stand_in" and isinstance(args.get("level"), str):
         args = {**args, "level": level_name(args["level"])}
     return notice_text(code, args, {k: _(v) for k, v in TEMPLATES.items()})

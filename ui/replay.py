@@ -21,6 +21,7 @@ from textual.widgets import Static
 from netcards.action import Action
 from netcards.game import Game, Outcome, TableConfig
 from netcards.replay import BadReplay, Replay
+from protocol.own_moves import OwnMoves
 from protocol.settings import data_dir
 from ui.games import screen_class
 from ui.games.base import GameScreen
@@ -38,6 +39,10 @@ class ReplayClient:
     view: dict[str, Any] = field(default_factory=dict)
     to_act: tuple[int, ...] = ()
     log: list[dict[str, Any]] = field(default_factory=list)
+    steps: list[tuple[int, tuple[dict[str, Any], ...]]] = field(default_factory=list)
+    moves: OwnMoves = field(default_factory=OwnMoves)
+    """The seat's moves a bot made for its player, as the replay recorded them: the log names
+    the bot, as it did at the table."""
     chat: list[Any] = field(default_factory=list)
     lobby: Any = None
     outcome: Outcome | None = None
@@ -165,7 +170,8 @@ class ReplayControls:
         client: ReplayClient = self.client
         client.view = step.view
         client.to_act = step.to_act
-        client.log = [e for s in steps[: self.step_index + 1] for e in s.events]
+        client.steps = [(s.index, s.events) for s in steps[: self.step_index + 1]]
+        client.log = [e for _index, events in client.steps for e in events]
         last = self.step_index == len(steps) - 1
         client.outcome = self.replay.game.outcome(self.final_state) if last else None
         self.log_new_events()
@@ -274,7 +280,13 @@ def replay_screen(replay: Replay, *, ascii_mode: bool = False) -> GameScreen:
         (ReplayControls, base),
         {"BINDINGS": bindings, "__module__": __name__},
     )
-    client = ReplayClient(replay.game, replay.config, replay.seat, replay.names)
+    client = ReplayClient(
+        replay.game,
+        replay.config,
+        replay.seat,
+        replay.names,
+        moves=OwnMoves(by_bot=set(replay.stand_in)),
+    )
     screen: Any = cls(ReplaySession(client), ascii_mode=ascii_mode)
     screen.replay = replay
     screen.step_index = 0

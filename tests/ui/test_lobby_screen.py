@@ -262,3 +262,21 @@ async def test_x_takes_out_the_bot_under_the_cursor_and_says_how_when_there_is_n
         await pilot.press("x")
         await wait_until(pilot, lambda: bool(list(app._notifications)))
         assert [n.message for n in app._notifications] == ["there is no bot at the table"]
+
+
+async def test_the_ssh_command_and_its_fingerprint_each_fit_on_a_line_of_their_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At 80x24 the command broke after `ssh -p PORT` and the fingerprint after its label: a
+    friend reading it aloud or copying it got half a command."""
+    monkeypatch.setattr("ui.session.lan_addresses", lambda bind: ["192.0.2.2"])
+    plan = TablePlan("via-gladiola", 3, {}, bind="0.0.0.0", port=0, discovery=False, ssh_port=0)
+    app = make_app(settings=UserSettings(name="Ann"), ascii_mode=False, host=plan)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: on(pilot, "LobbyScreen") and app.session is not None, 15)
+        await wait_until(pilot, lambda: "SSH fingerprint" in screen_text(app), 15)
+        door = app.session.door
+        command = door.command("NAME", "192.0.2.2")
+        rows = [row.strip() for row in screen_text(app).splitlines()]
+        assert any(row.startswith(command) for row in rows), rows
+        assert any(door.fingerprint in row for row in rows), rows

@@ -14,6 +14,7 @@ from netcards.games.auf_achse.cards import KM
 from netcards.games.velonimo import GAME as VELONIMO
 from netcards.games.velonimo.cards import ALL_CARDS, VALUE, is_hare
 from netcards.games.via_gladiola import GAME as VIA_GLADIOLA
+from protocol.own_moves import OwnMoves
 from ui import i18n
 from ui.games.auf_achse import AufAchseScreen
 from ui.games.velonimo import VelonimoScreen, card_word
@@ -127,6 +128,8 @@ def own_moves(language: str) -> Iterator[tuple[Any, dict[str, Any], str]]:
     distance = next(c.id for c in vg.deck.cards if c.kind == "distance")
     yield vg, {"kind": "walk", "seat": 0, "card": distance, "cadence_draws": 1}, ""
     yield vg, {"kind": "rest", "seat": 0}, ""
+    # The card a walk or a rest draws is part of that move.
+    yield vg, {"kind": "draw", "seat": 0, "count": 1, "cards": [distance]}, vg.card_name(distance)
     vn = screen(VelonimoScreen, VELONIMO)
     card = next(c for c in ALL_CARDS if not is_hare(c) and VALUE[c] == 3)
     named = card_word(card)
@@ -161,3 +164,60 @@ def test_a_move_a_bot_made_for_you_names_the_bot_and_still_your_cards(language: 
     vn = screen(VelonimoScreen, VELONIMO)
     out = {"kind": "finish", "seat": 0, "place": 1, "points": 5}
     assert vn.log_line(out, stand_in=True) == vn.describe(out)
+
+
+CLOCK = {
+    "en": (
+        "Your time ran out: your stand-in played the turn",
+        "root's time ran out: a bot played the turn",
+    ),
+    "fr": (
+        "Votre temps est écoulé : votre remplaçant a joué le tour",
+        "Le temps de root est écoulé : un bot a joué le tour",
+    ),
+    "nl": (
+        "Je tijd is om: je invaller speelde de beurt",
+        "De tijd van root is om: een bot speelde de beurt",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_turn_clock_s_notice_speaks_to_the_player_whose_time_ran_out(language: str) -> None:
+    """On your own screen the notice is said to you, and the bot is your stand-in; the others
+    read whose time it was. Each starts as a sentence does (a name as its player typed it)."""
+    from ui import notices
+
+    i18n.use(language)
+    args = {"seat": 1, "name": "root"}
+    yours, theirs = CLOCK[language]
+    assert notices.say("clock", args, 1) == yours
+    assert notices.say("clock", args, 0) == theirs
+    assert notices.say("clock", args) == theirs  # a watcher has no seat
+    assert yours[0].isupper() and (theirs[0].isupper() or theirs.startswith("root"))
+
+
+def stand_in_day(seat: int) -> tuple[Any, dict[str, Any]]:
+    """A Via Gladiola screen whose log has day 1 ended by a walk of `seat`'s stand-in."""
+    vg = screen(ViaGladiolaScreen, VIA_GLADIOLA)
+    distance = next(c.id for c in vg.deck.cards if c.kind == "distance")
+    walk = {"kind": "walk", "seat": seat, "card": distance, "cadence_draws": 0}
+    end = {"kind": "day_end", "day": 1, "reason": "finish", "seat": seat}
+    client = vg.session.client
+    client.log = [walk, end]
+    client.steps = [(1, (walk, end))]
+    client.moves = OwnMoves(by_bot={1})
+    client.view = {"hand_sizes": [3, 4, 5], "hand": []}
+    return vg, end
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_day_s_summary_says_your_stand_in_walked_the_finish(language: str) -> None:
+    i18n.use(language)
+    vg, end = stand_in_day(0)
+    _title, lines = vg.summary_of(end)
+    assert lines[0].startswith(STAND_IN[language]), lines
+    # The hands listed after it are still yours.
+    assert not any(STAND_IN[language] in line for line in lines[1:]), lines
+    vg.session.client.moves = OwnMoves()
+    assert not vg.summary_of(end)[1][0].startswith(STAND_IN[language])

@@ -243,3 +243,40 @@ async def test_the_scroll_key_of_every_hand_fits_the_key_bar_in_every_language(
             assert _("Next stage") in bar
     finally:
         i18n.use("en")
+
+
+async def test_a_replay_names_the_stand_in_s_moves_as_the_live_log_did(tmp_path: Path) -> None:
+    """The player's program knew which of its seat's moves a bot made (a stand-in, the turn
+    clock's): the replay file keeps it, and its log says "Your stand-in", as the table's did.
+    A replay file from before says nothing of it and still loads (all moves the player's)."""
+    table = finished_table("via-gladiola", 3, ("heuristic", "random"))
+    names = [s.name for s in table.seats]
+    ours = [i for i, (seat, _data) in enumerate(table.actions, 1) if seat == 0]
+    by_bot = ours[1]
+    path = save_replay(
+        from_finished_game(
+            table.game, table.config, 0, names, table.seed, table.actions, stand_in=[by_bot, 1_000]
+        )
+    )
+    data = json.loads(path.read_text())
+    assert data["stand_in"] == [by_bot]
+    replay = load_replay(path)
+    assert replay.stand_in == {by_bot}
+    app = make_app(settings=UserSettings(name="Ann"), replay=replay)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+
+        def log() -> str:
+            return " ".join("".join(g.text for g in row) for row in screen.query_one("#log").lines)
+
+        screen.go(by_bot - 1)
+        await pilot.pause()
+        assert "Your stand-in" not in log() and "You " in log()
+        screen.go(by_bot)
+        await pilot.pause()
+        assert "Your stand-in" in log(), log()
+        await pilot.press("q")
+    del data["stand_in"]
+    path.write_text(json.dumps(data))
+    assert load_replay(path).stand_in == frozenset()

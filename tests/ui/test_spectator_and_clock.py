@@ -77,7 +77,11 @@ async def test_the_turn_clock_counts_down_and_a_bot_plays_when_it_runs_out() -> 
                 lambda: any(int(n) < first for n in re.findall(r"(\d+)s left", screen_text(app))),
                 3.5,
             )
-            await wait_until(pilot, lambda: "time ran out for Ann" in screen_text(app), 10)
+            await wait_until(
+                pilot,
+                lambda: "* Your time ran out" in screen_text(app),
+                10,
+            )
             assert table.actions[0][0] == 0, "a bot played Ann's first turn"
             # and Ann's log says it was the bot's move, not hers
             await wait_until(pilot, lambda: "Your stand-in" in screen_text(app), 5)

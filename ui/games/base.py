@@ -187,6 +187,8 @@ class GameScreen(Screen[None]):
         self.query_one("#banner").display = False
         self.fit(self.app.size)
         self.shown = 0
+        # The table's notices of this game come from now on (earlier ones were the lobby's).
+        self.notices_from = self.notices_shown = len(self.table_notices)
         self.log_new_events()
         for line in self.client.chat:
             self.show_chat(line)
@@ -270,10 +272,11 @@ class GameScreen(Screen[None]):
     def seat(self) -> int | None:
         return self.client.seat  # type: ignore[no-any-return]
 
-    def subject(self, seat: int | None) -> str:
+    def subject(self, seat: int | None, *, mover: bool = True) -> str:
         """A seat as the subject that starts a sentence: 'You', 'The table', or the name as
-        its player typed it ('root' stays 'root')."""
-        if seat is not None and seat == self.seat and self.stand_in_move:
+        its player typed it ('root' stays 'root'); our seat's move a bot made is the bot's
+        (`mover`: the sentence says what the seat did, not what it holds)."""
+        if seat is not None and seat == self.seat and self.stand_in_move and mover:
             return _("Your stand-in")
         if seat is None or seat == self.seat:
             return upper_first(self.name_of(seat))
@@ -281,7 +284,14 @@ class GameScreen(Screen[None]):
 
     def you_drew(self, cards: list[int], name: Callable[[int], str]) -> str:
         """Cards this seat drew: counted first, as another seat's draw is, then named, so that
-        a card named by its number (Via Gladiola's 1) is not read as a count."""
+        a card named by its number (Via Gladiola's 1) is not read as a count. A draw that is part
+        of a move a bot made for us is the bot's (the cards are still ours, so named)."""
+        if self.stand_in_move:
+            return ngettext(
+                "Your stand-in drew {n} card: {cards}",
+                "Your stand-in drew {n} cards: {cards}",
+                len(cards),
+            ).format(n=len(cards), cards=names_list([name(c) for c in cards]))
         return ngettext(
             "You drew {n} card: {cards}", "You drew {n} cards: {cards}", len(cards)
         ).format(n=len(cards), cards=names_list([name(c) for c in cards]))
@@ -437,14 +447,34 @@ class GameScreen(Screen[None]):
         if len(log) < self.shown:  # the log was sent again from the start (a rejoin)
             self.query_one("#log", RichLog).clear()
             self.shown = 0
+            self.notices_shown = self.notices_from
         by_bot = self.stand_in_events()
         for index in range(self.shown, len(log)):
+            self.log_notices(index)
             self.log_event(log[index], stand_in=index in by_bot)
         self.shown = len(log)
+        self.log_notices(len(log))
+
+    @property
+    def table_notices(self) -> list[TableSays]:
+        return list(getattr(self.client, "notices", ()))  # a replay has none
+
+    def log_notices(self, upto: int) -> None:
+        """The table's notices not written yet that came before event `upto` of the log: in
+        their place among the moves, also those that came while another screen was on top
+        (the turn clock's, while a deal's summary was read)."""
+        notes = self.table_notices
+        while self.notices_shown < len(notes) and notes[self.notices_shown].at <= upto:
+            self.log_notice(notes[self.notices_shown])
+            self.notices_shown += 1
+
+    def log_notice(self, notice: TableSays) -> None:
+        line = notices.say(notice.code, notice.args, self.seat)
+        self.query_one("#log", RichLog).write(escape("* " + line))
 
     def stand_in_events(self) -> set[int]:
         """Where in the log are the events of our seat's moves that a bot made for us."""
-        moves = getattr(self.client, "moves", None)  # a replay knows nothing of stand-ins
+        moves = getattr(self.client, "moves", None)
         found: set[int] = set()
         if moves is None:
             return found
@@ -487,9 +517,10 @@ class GameScreen(Screen[None]):
         elif isinstance(notice, ChatLine):
             self.show_chat(notice)
         elif isinstance(notice, TableSays):
-            line = notices.say(notice.code, notice.args)
-            self.query_one(ChatBox).add("", line, notice=True)
-            self.query_one("#log", RichLog).write(escape("* " + line))
+            # In the log, among the moves it speaks of: the chat pane is the people's.
+            self.log_new_events()
+            if notice not in self.table_notices:  # one the client does not keep in order
+                self.log_notice(notice)
         elif isinstance(notice, LobbyChanged | ClockChanged):
             self.refresh_all()
             self.watch_clock()
@@ -542,8 +573,18 @@ class GameScreen(Screen[None]):
             return  # a watcher sets nobody's pace: the log has it
         if self.app.screen is not self:
             return  # the rules or a question are open: the log has it
-        title, lines = self.deal_summary(ends[-1])
+        title, lines = self.summary_of(ends[-1])
         self.app.push_screen(BetweenDeals(title, lines, countdown=_(self.next_deal)))
+
+    def summary_of(self, end: dict[str, Any]) -> tuple[str, list[str]]:
+        """`deal_summary`, naming the move that ended the deal as the log named it: one a bot
+        made for us (the stand-in walked the Finish) is the bot's."""
+        log, by_bot = self.client.log, self.stand_in_events()
+        self.stand_in_move = any(log[i] is end for i in by_bot if i < len(log))
+        try:
+            return self.deal_summary(end)
+        finally:
+            self.stand_in_move = False
 
     async def send(self, action: Action) -> None:
         self.message = ""

@@ -46,7 +46,7 @@ class ViaGladiolaScreen(GameScreen):
     game_id = "via-gladiola"
     deal_ends = frozenset({"day_end"})
     part_start = "day_start"
-    move_kinds = frozenset({"walk", "rest", "gladiola"})
+    move_kinds = frozenset({"walk", "rest", "gladiola", "draw"})  # a draw follows a walk or rest
     next_part = N_("Next day")
     previous_part = N_("Previous day")
     score_title = N_("blisters")
@@ -216,7 +216,7 @@ class ViaGladiolaScreen(GameScreen):
         sizes = self.view.get("hand_sizes", [])
         for seat, size in enumerate(sizes):
             line = ngettext("{who}: {n} card in hand", "{who}: {n} cards in hand", size).format(
-                who=self.subject(seat), n=size
+                who=self.subject(seat, mover=False), n=size
             )
             if seat == self.seat:
                 blisters = int(self.score_of(seat) or 0)

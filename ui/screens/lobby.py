@@ -153,10 +153,10 @@ class LobbyScreen(Screen[None]):
         if door is not None:  # the SSH door: the one command a friend types, and its key
             addresses = self.session.addresses
             host = addresses[0].rsplit(":", 1)[0] if addresses else _("ADDRESS")
-            title.append("\n" + _("Friends without netcards: {command}").format(
-                command=door.command(_("NAME"), host)
-            ))  # fmt: skip
-            title.append("\n" + _("SSH fingerprint: "))
+            # Each on a line of its own, nothing before it: read aloud, or copied, whole.
+            title.append("\n" + _("Friends without netcards type:") + "\n")
+            title.append(door.command(_("NAME"), host), style="bold")
+            title.append("\n" + _("SSH fingerprint (they compare it):") + "\n")
             title.append(door.fingerprint, style="bold")
         self.query_one("#lobby-title", Static).update(title)
         table = self.query_one("#seats", DataTable)
