@@ -160,8 +160,8 @@ class VelonimoScreen(GameScreen):
 
     BINDINGS: ClassVar[list[Any]] = [
         # Priority keys, as all of a game screen's (see GameScreen).
-        Binding("enter", "play", N_("Play"), key_display="enter"),
-        Binding("enter", "give", N_("Give back"), key_display="enter"),
+        Binding("enter", "play", N_("Play")),
+        Binding("enter", "give", N_("Give back")),
         Binding("space", "select", N_("Select")),
         Binding("p", "pass", N_("Pass")),
         Binding("j", "jersey", N_("Jersey")),
