@@ -59,6 +59,9 @@ from ui.session import DoorPortError, Session, SessionNotice, TablePlan, join_ta
 from ui.terminal import unicode_ok
 from ui.user_settings import UserSettings
 
+OWN_CLOSE_WAIT = 10.0
+"""Seconds a host that closes its table mid-game waits for its own client to hear it closed
+and check the deal so far, before it goes to the menu without the results."""
 HOST_LOG_LINES = 2000
 
 
@@ -502,7 +505,8 @@ class NetcardsApp(App[None]):
             SeatTokens(data_dir() / "seats").forget(session.client.address, session.client.name)
         if session is None or notice.standings is None:
             self.back_to_menu()
-            self.push_screen(Notice(_("The host closed the table.")))
+            if session is None or session.host is None:  # (a host closed it: it knows)
+                self.push_screen(Notice(_("The host closed the table.")))
             return
         self.run_worker(self._to_screen(ResultsScreen(session)), group="session")
 
@@ -552,11 +556,31 @@ class NetcardsApp(App[None]):
 
     def confirm_leave(self) -> None:
         def answer(yes: bool | None) -> None:
-            if yes:
-                self.left_on_purpose()
+            if not yes:
+                return
+            self.left_on_purpose()
+            session = self.session
+            client = session.client if session is not None else None
+            hosting = session is not None and session.host is not None
+            if hosting and client is not None and client.game is not None and not client.outcome:
+                self.run_worker(self._close_own_table(), group="close")
+            else:
                 self.back_to_menu()
 
         self.push_screen(self.leaving_question(), answer)
+
+    async def _close_own_table(self) -> None:
+        """A host closing its table mid-game played it too: its own client hears the table
+        close like every other player's (the `closed` notice, the audit so far), checks the
+        deal the same way, and `table_closed` shows the results so far. A client that hears
+        nothing of it in time (its link to its own table was down) goes to the menu."""
+        session = self.session
+        if session is None:
+            return
+        await session.close_table()
+        await session.client_done(OWN_CLOSE_WAIT)
+        if self.session is session and not session.client.host_closed:
+            self.back_to_menu()
 
     async def action_quit(self) -> None:
         """ctrl+q: at once from the menus; at a table only once the player said so."""

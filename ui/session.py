@@ -114,6 +114,9 @@ class Session:
         """The SSH door closing after the table, while its guests read the end."""
         self.addresses: list[str] = []
         """Where other players reach a hosted table (this machine's addresses and the port)."""
+        self.table_closed = False
+        """The hosted table is closed (`close_table`); our own client may still be reading its
+        end."""
 
     @property
     def game(self) -> Game[Any] | None:
@@ -128,23 +131,40 @@ class Session:
             self._post(SessionNotice(notice))
 
     async def close(self, *, wait_for_guests: bool = True) -> None:
-        """Leave the table; a hosted table closes first, so that every other player hears it
-        closed (not that the host's own player went away). Nothing reaches the screens after.
-        The SSH door's guests then read the end in their app and leave by a key, as LAN players
-        do: the door closes behind them in `door_closing` (its port is free at once, for the
-        next table). Without `wait_for_guests` (the app quits) their sessions end now."""
+        """Leave the table; a hosted table closes first (`close_table`), so that every other
+        player hears it closed (not that the host's own player went away). Nothing reaches the
+        screens after. Without `wait_for_guests` (the app quits) the SSH door's guests'
+        sessions end now, also those of a table closed earlier."""
         pump, running = self._tasks
         await _stop(pump)
-        if self.host is not None:
-            await self.host.close()
+        await self.close_table(wait_for_guests=wait_for_guests)
         await send(REQUEST, self.client.leave, "closed the table screen")  # (no screen to say why)
         await _stop(running)
+        if not wait_for_guests:
+            await self.door_closed()
+
+    async def close_table(self, *, wait_for_guests: bool = True) -> None:
+        """Close the hosted table (once) and keep our own player: its client hears the table
+        close as every other player's does, the `closed` notice and the audit of a game so far,
+        and checks that deal the same way, for the host's own results so far. The SSH door's
+        guests then read the end in their app and leave by a key, as LAN players do: the door
+        closes behind them in `door_closing` (its port is free at once, for the next table)."""
+        if self.host is None or self.table_closed:
+            return
+        self.table_closed = True
+        await self.host.close()
         if self.door is not None:  # after the host told its guests that the table closed
             if wait_for_guests:
                 wait = self.door.settings.closing_wait
                 self.door_closing = asyncio.create_task(self.door.close(wait))
             else:
                 await self.door.close()
+
+    async def client_done(self, timeout: float) -> None:
+        """Until our client stops (it heard the table close and checked the deal, say), or
+        `timeout` seconds."""
+        _pump, running = self._tasks
+        await asyncio.wait({running}, timeout=timeout)
 
     async def door_closed(self) -> None:
         """The SSH door's guests' sessions ended now, if the door still waits for them."""

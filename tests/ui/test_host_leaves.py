@@ -142,3 +142,53 @@ async def test_an_escape_after_a_chat_line_closes_the_chat_and_the_next_asks() -
             assert app.session is not None and app.session.client.connected
     finally:
         await host.close()
+
+
+async def test_a_host_that_closes_its_table_mid_game_gets_the_results_so_far() -> None:
+    """The host played too: closing its table mid-game shows it what its players see (the
+    standings so far, its own client's check of the deal, a replay to save), not the menu."""
+    plan = TablePlan("via-gladiola", 2, {}, bots=1, bind="127.0.0.1", port=0, discovery=False)
+    app = make_app(
+        settings=UserSettings(name="Ann"), ascii_mode=False, host=plan, random_bytes=seeded(5)
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: on(pilot, "LobbyScreen") and app.session is not None)
+        await pilot.press("r")
+        await wait_until(pilot, lambda: on(pilot, "ViaGladiolaScreen"))
+        await play_turns(pilot, 2, vg_keys)
+        session = app.session
+        table = session.host.table
+        expected = table.game.standings(table.state)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: "Leave the table?" in words(pilot))
+        await pilot.press("y")
+        await wait_until(pilot, lambda: "Results so far" in words(pilot), 15)
+        assert on(pilot, "ResultsScreen")
+        text = words(pilot)
+        assert "You closed the table. Results so far:" in text
+        assert "Ann (you)" in text
+        assert "deal verified" in text, "the same check as every player's, by its own client"
+        assert session.client.standings.scores == expected.scores
+        assert "Play again" not in text, "its players were told the table is gone"
+        await pilot.press("a")
+        await pilot.pause(0.3)
+        assert on(pilot, "ResultsScreen"), "a does nothing: the table was closed on purpose"
+        await pilot.press("s")
+        await wait_until(pilot, lambda: any((data_dir() / "replays").glob("*.json")))
+        assert "Replay saved" in words(pilot)
+        await pilot.press("m")
+        await wait_until(pilot, lambda: on(pilot, "MenuScreen") and app.session is None)
+
+
+async def test_a_host_that_closes_its_table_from_the_lobby_goes_to_the_menu() -> None:
+    plan = TablePlan("via-gladiola", 3, {}, bots=1, bind="127.0.0.1", port=0, discovery=False)
+    app = make_app(settings=UserSettings(name="Ann"), ascii_mode=False, host=plan)
+    async with app.run_test(size=(80, 24)) as pilot:  # a seat free: the game waits
+        await wait_until(pilot, lambda: on(pilot, "LobbyScreen") and app.session is not None)
+        await wait_until(pilot, lambda: app.session.client.lobby is not None)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: "Leave the table?" in words(pilot))
+        await pilot.press("y")
+        await wait_until(pilot, lambda: on(pilot, "MenuScreen") and app.session is None)
+        await pilot.pause(0.5)
+        assert on(pilot, "MenuScreen"), "no game was on: nothing to show"

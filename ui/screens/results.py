@@ -70,7 +70,9 @@ class ResultsScreen(Screen[None]):
         names = list(client.names)
         if not client.outcome:
             self.query_one("#results-title", Static).update(
-                _("The host closed the table. Results so far:")
+                _("You closed the table. Results so far:")
+                if self.session.host is not None
+                else _("The host closed the table. Results so far:")
             )
         ascii_mode = bool(getattr(self.app, "ascii_mode", False))
         table = Table(expand=False, box=box.ASCII if ascii_mode else box.HEAVY_HEAD)
@@ -154,11 +156,16 @@ class ResultsScreen(Screen[None]):
 
     def can_play_again(self) -> bool:
         """A player whose host closed the table, or closes it after this game (a headless
-        host), has no table to go back to: joining that address again would only find it gone."""
+        host), has no table to go back to: joining that address again would only find it gone.
+        Nor does a host that closed its table mid-game: its players were told the table is
+        gone and offered no way back, so a table opened again at once would wait for nobody
+        (hosting again is a choice of the menu)."""
         client = self.session.client
         if self._guest:  # their session is this table's: the door closes with it
             return False
-        return not ((client.host_closed or client.last_game) and self.session.host is None)
+        if client.host_closed:
+            return False
+        return not (client.last_game and self.session.host is None)
 
     @property
     def _guest(self) -> bool:
