@@ -23,6 +23,7 @@ from netcards.event import Event
 from netcards.fairdeal import PART_BYTES, combine, commitment
 from netcards.game import Game, Outcome, TableConfig
 from netcards.registry import get_game
+from netcards.sealed_game import sealed_engine
 
 SeatKind = Literal["open", "human", "bot"]
 Phase = Literal["lobby", "playing", "over"]
@@ -72,6 +73,11 @@ def clean_name(name: str) -> str:
     return text[:MAX_NAME]
 
 
+SEALED_NOT_PLAYABLE = "a sealed table cannot deal yet: its deal over the network is still to come"
+"""Why a sealed table's game does not start: this release announces sealed tables but deals only
+as a trusted dealer, and a table said to be sealed must never deal that way."""
+
+
 @dataclass
 class Table:
     game: Game[Any]
@@ -80,6 +86,9 @@ class Table:
     host_part: bytes
     stand_in_level: str = "heuristic"
     seats: list[Seat] = field(default_factory=list)
+    sealed: bool = False
+    """Nobody, the host included, may see a card they may not (docs/sealed.md); only for a
+    title with a sealed engine (`netcards/sealed_game.py`)."""
     phase: Phase = "lobby"
     state: Any = None
     seed: bytes = b""
@@ -94,6 +103,8 @@ class Table:
             raise ValueError("the host's seed part is 32 bytes")
         if not self.seats:
             self.seats = [Seat(i) for i in range(self.config.players)]
+        if self.sealed:
+            sealed_engine(self.game.id)  # BadConfig for a title that cannot be played sealed
 
     @classmethod
     def create(
@@ -105,10 +116,11 @@ class Table:
         name: str,
         host_part: bytes,
         stand_in_level: str = "heuristic",
+        sealed: bool = False,
     ) -> Table:
         game = get_game(game_id)
         config = game.make_config(players, options)
-        return cls(game, config, clean_name(name), host_part, stand_in_level)
+        return cls(game, config, clean_name(name), host_part, stand_in_level, sealed=sealed)
 
     # -- lobby ------------------------------------------------------------------------------------
 
@@ -222,6 +234,8 @@ class Table:
         self._lobby_only()
         game = get_game(game_id)
         config = game.make_config(players, options)
+        if self.sealed:
+            sealed_engine(game.id)  # a sealed table stays sealed: only to a title that can be
         kept = [s for s in self.seats if s.kind != "open"]
         humans = [s for s in kept if s.kind == "human"]
         if len(humans) > players:
@@ -251,6 +265,8 @@ class Table:
         waiting = [s.name for s in self.seats if s.kind == "human" and not s.ready]
         if waiting:
             return f"waiting for {', '.join(waiting)} to be ready"
+        if self.sealed:
+            return SEALED_NOT_PLAYABLE
         return None
 
     def start(self) -> list[Event]:

@@ -201,6 +201,8 @@ class Lobby(Message):
     phase: Annotated[str, Choice("lobby", "dealing", "playing", "over")]
     note: Annotated[str, REASON]
     turn_clock_ms: Annotated[int, COUNT]
+    sealed: Annotated[bool, Bool()] = False
+    """Played sealed (docs/sealed.md): nobody, the host included, sees a card it may not."""
 
 
 @message

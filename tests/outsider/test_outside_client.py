@@ -155,7 +155,7 @@ def test_a_client_of_another_version_is_told_both_versions_before_anything_else(
     server, port, _ = host(tmp_path, "--game", "via-gladiola", "--players", "2", "--port", "0")
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
-            hello = msgpack.packb({"type": "client_hello", "version": 4, "hello_v4": [1, 2]})
+            hello = msgpack.packb({"type": "client_hello", "version": 5, "hello_v5": [1, 2]})
             sock.sendall(len(hello).to_bytes(4, "big") + hello)
             answer = b""
             while chunk := sock.recv(65536):
@@ -166,4 +166,33 @@ def test_a_client_of_another_version_is_told_both_versions_before_anything_else(
     assert len(answer) == 4 + length, "one frame, then the host closed the connection"
     error = msgpack.unpackb(answer[4:])
     assert error["type"] == "error" and error["code"] == "version_mismatch" and error["fatal"]
-    assert error["detail"] == {"host_version": 3, "client_version": 4}
+    assert error["detail"] == {"host_version": 4, "client_version": 5}
+
+
+def test_a_sealed_table_says_so_in_its_lobby_and_never_deals_as_a_trusted_dealer(
+    tmp_path: Path,
+) -> None:
+    """Section 7, step 11: `lobby.sealed` is true at a table hosted with --sealed, and a release
+    that cannot deal it sealed keeps it in the lobby rather than deal it the version-3 way."""
+    server, port, _ = host(
+        tmp_path, "--game", "via-gladiola", "--players", "2", "--bots", "1", "--sealed",
+        "--port", "0",
+    )  # fmt: skip
+    try:
+        client = OutsideClient(port)
+        game = join(client, "Outsider")
+        lobbies = []
+        while len(lobbies) < 2:  # the lobby on joining, then the one after `ready`
+            message = client.receive()
+            assert message["type"] not in ("commit", "start"), "a sealed table began a deal"
+            if message["type"] == "lobby":
+                lobbies.append(message)
+        client.send("leave", reason="done")
+        client.close()
+    finally:
+        server.kill()
+    assert game.seat == 0
+    last = lobbies[-1]
+    assert last["sealed"] is True and last["phase"] == "lobby"
+    assert all(s["ready"] for s in last["seats"]), "everyone is ready, and still no deal"
+    assert "sealed" in last["note"]
