@@ -50,7 +50,7 @@ SIGNATURE = Blob(64)
 POSITION = Int(0, MAX_SEALED_CARDS - 1)
 CARD = Int(0, 2**32 - 1)
 ELEMENTS = Seq(ELEMENT, MAX_SEALED_CARDS)
-STEP_KINDS = ("mask", "rekey", "scalars")
+STEP_KINDS = ("mask", "rekey", "scalars", "reveal")
 """The kinds of step a sealing round sends (section 5 names two more, `secrets` and `digest`,
 for the end-of-game audit, which is not on the wire yet)."""
 
@@ -108,9 +108,12 @@ BODY_FIELDS: dict[str, tuple[tuple[str, Kind], ...]] = {
     "mask": (("elements", ELEMENTS),),
     "rekey": (("elements", ELEMENTS), ("commitments", ELEMENTS)),
     "scalars": (("to", SEAT), ("scalars", Seq(Pair(POSITION, SCALAR), MAX_SEALED_CARDS))),
+    "reveal": (("scalars", Seq(Pair(POSITION, SCALAR), MAX_SEALED_CARDS)),),
 }
 """A step's body, by its kind: exactly these fields. `scalars` opens its positions to seat `to`
-(the seat that will hold those cards), each as [position, y_ij as 32-byte big-endian]."""
+(the seat that will hold those cards), each as [position, y_ij as 32-byte big-endian]. `reveal`
+publishes the signer's scalars of its positions to everyone: its own card played, or, asked by
+`seal_reveal`, the positions every seat shows at the end."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -199,6 +202,19 @@ class SealOpen(SealMessage):
     PHASE: ClassVar[Phase] = "session"
     round: Annotated[int, COUNT]
     to: Annotated[int, SEAT]
+    positions: Annotated[tuple[int, ...], Seq(POSITION, MAX_SEALED_CARDS)]
+
+
+@seal_message
+@dataclass(frozen=True, slots=True)
+class SealReveal(SealMessage):
+    """The host asks every seat of round `round` for its scalars of `positions`, to everyone:
+    those cards are shown to the whole table (the hands scored at the end)."""
+
+    TYPE: ClassVar[str] = "seal_reveal"
+    SENDER: ClassVar[Sender] = "host"
+    PHASE: ClassVar[Phase] = "session"
+    round: Annotated[int, COUNT]
     positions: Annotated[tuple[int, ...], Seq(POSITION, MAX_SEALED_CARDS)]
 
 
