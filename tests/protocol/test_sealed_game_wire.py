@@ -20,11 +20,11 @@ from netcards.games.via_gladiola.actions import Rest
 from netcards.games.via_gladiola.sealed import SealedViaGladiola, SealedWalk
 from netcards.sealed_cards import StepPending
 from protocol.sealed.errors import Caught
-from protocol.sealed.game_host import SealedHost
-from protocol.sealed.game_progress import HOST
-from protocol.sealed.game_seat import SealedSeat
 from protocol.sealed.messages import SealAct, SealMessage, SealStep, decode, encode
 from protocol.sealed.round_driver import Outgoing
+from protocol.sealed_play.host import SealedHost
+from protocol.sealed_play.progress import HOST
+from protocol.sealed_play.seat import SealedSeat
 from protocol.wire import pack, unpack
 from tests.protocol.sealed_table import stream
 

@@ -20,8 +20,8 @@ from netcards.sealed_game import SealedGame
 from protocol.sealed.audit import audit, final_cards
 from protocol.sealed.deck import SealedRound
 from protocol.sealed.errors import Finding
-from protocol.sealed.game_progress import HOST
 from protocol.sealed.shuffle import SeatSecrets
+from protocol.sealed_play.progress import HOST
 
 
 def describe(finding: Finding | None) -> str:

@@ -21,14 +21,14 @@ from netcards.game import TableConfig
 from netcards.sealed_cards import StepPending
 from netcards.sealed_game import SealedGame
 from protocol.sealed.errors import Caught, Finding
-from protocol.sealed.game_audit import audit_game, describe
-from protocol.sealed.game_progress import HOST, GameMirror, where
-from protocol.sealed.game_seat import secrets_body, secrets_of
 from protocol.sealed.group import RandomBytes
 from protocol.sealed.messages import SealAct, SealActed, SealKey, SealMessage, SealStep
 from protocol.sealed.round_driver import Outgoing, RelayDriver, SeatDriver
 from protocol.sealed.shuffle import SeatSecrets
 from protocol.sealed.signing import verify
+from protocol.sealed_play.audit import audit_game, describe
+from protocol.sealed_play.progress import HOST, GameMirror, where
+from protocol.sealed_play.seat import secrets_body, secrets_of
 
 BotChoice = Callable[[int, dict[str, Any], list[Action]], Action]
 """How the host's bot for a seat chooses: (seat, its view, its legal sealed actions)."""

@@ -18,13 +18,13 @@ from netcards.errors import GameError
 from netcards.game import TableConfig
 from netcards.sealed_game import SealedGame
 from protocol.sealed.errors import Caught, Finding
-from protocol.sealed.game_audit import audit_game, describe
-from protocol.sealed.game_progress import HOST, GameMirror, where
 from protocol.sealed.group import SCALAR_BYTES, RandomBytes
 from protocol.sealed.messages import SealAct, SealActed, SealKey, SealMessage, SealStep
 from protocol.sealed.round_driver import SeatDriver
 from protocol.sealed.shuffle import SeatSecrets
 from protocol.sealed.signing import verify
+from protocol.sealed_play.audit import audit_game, describe
+from protocol.sealed_play.progress import HOST, GameMirror, where
 
 
 def secrets_body(driver: SeatDriver) -> dict[str, Any]:
