@@ -11,6 +11,7 @@ asked to be sealed for a title without one is refused before anyone sits down.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from typing import Any, Protocol
 
@@ -57,6 +58,19 @@ class SealedGame(Protocol):
     def public_view(self, state: Any) -> dict[str, Any]: ...
     def view(self, state: Any, seat: int, knowledge: Knowledge) -> dict[str, Any]: ...
     def unsealed(self, state: Any, knowledge: Knowledge) -> Any: ...
+
+
+SEED_LABEL = b"netcards sealed public seed v4"
+
+
+def public_seed(commitment: bytes, parts: Mapping[int, bytes]) -> bytes:
+    """The seed of a sealed game's public chances (Via Gladiola's first player): what every
+    seat can compute at the start, from the host's commitment and the published seed parts.
+    It chooses no card: the cards are the sealing rounds'."""
+    material = SEED_LABEL + commitment
+    for seat, part in sorted(parts.items()):
+        material += seat.to_bytes(1, "big") + part
+    return hashlib.sha256(material).digest()
 
 
 def _engines() -> dict[str, SealedGame]:

@@ -23,7 +23,7 @@ from netcards.event import Event
 from netcards.fairdeal import PART_BYTES, combine, commitment
 from netcards.game import Game, Outcome, TableConfig
 from netcards.registry import get_game
-from netcards.sealed_game import sealed_engine
+from netcards.sealed_game import public_seed, sealed_engine
 
 SeatKind = Literal["open", "human", "bot"]
 Phase = Literal["lobby", "playing", "over"]
@@ -71,11 +71,6 @@ def clean_name(name: str) -> str:
     if not text:
         raise LobbyError("a name must have at least one visible character")
     return text[:MAX_NAME]
-
-
-SEALED_NOT_PLAYABLE = "a sealed table cannot deal yet: its deal over the network is still to come"
-"""Why a sealed table's game does not start: this release announces sealed tables but deals only
-as a trusted dealer, and a table said to be sealed must never deal that way."""
 
 
 @dataclass
@@ -265,16 +260,20 @@ class Table:
         waiting = [s.name for s in self.seats if s.kind == "human" and not s.ready]
         if waiting:
             return f"waiting for {', '.join(waiting)} to be ready"
-        if self.sealed:
-            return SEALED_NOT_PLAYABLE
         return None
 
     def start(self) -> list[Event]:
         problem = self.start_problem()
         if problem is not None:
             raise LobbyError(problem)
-        self.seed = combine(self.host_part, self.contributions())
-        self.state = self.game.setup(self.config, self.seed)
+        if self.sealed:
+            # No deal here: the seats seal the cards among themselves, and the state holds
+            # slots, never a card nobody has shown (docs/sealed.md).
+            self.seed = public_seed(self.commit, self.contributions())
+            self.state = sealed_engine(self.game.id).setup(self.config, self.seed)
+        else:
+            self.seed = combine(self.host_part, self.contributions())
+            self.state = self.game.setup(self.config, self.seed)
         self.phase = "playing"
         self._track_decisions(None, frozenset())
         return []

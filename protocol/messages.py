@@ -369,6 +369,19 @@ class Update(Message):
 
 @message
 @dataclass(frozen=True, slots=True)
+class Sealed(Message):
+    """A message of a sealed table's game (docs/sealed.md, section 7), carried whole: `message`
+    is a map of that vocabulary (`protocol.sealed.messages`), decoded by it at each end, so the
+    sealed messages keep a registry of their own."""
+
+    TYPE: ClassVar[str] = "sealed"
+    SENDER: ClassVar[Sender] = "both"
+    PHASE: ClassVar[Phase] = "session"
+    message: Annotated[dict[str, Any], Data()]
+
+
+@message
+@dataclass(frozen=True, slots=True)
 class Snapshot(Message):
     """The whole present for one seat, on joining or resuming mid-game."""
 

@@ -300,7 +300,12 @@ class SeatDriver:
         mine = self._sealed_round(msg.round)
         self._positions(mine, msg.positions)
         mine.revealing.update(msg.positions)
-        return [self.reveal(msg.round, msg.positions)]
+        # Only scalars not published yet: each step then carries a scalar some position still
+        # needs, so once every asked position shows its card no step of this reveal is still
+        # on its way, and every seat's transcript ends at the same step.
+        published = mine.round.scalars.get(self.seat, {})
+        fresh = [p for p in msg.positions if p not in published]
+        return [self.reveal(msg.round, fresh)] if fresh else []
 
     def reveal(self, round_no: int, positions: Sequence[int]) -> SealStep:
         """This seat's scalars of `positions` of round `round_no`, to everyone: a card of its
@@ -452,7 +457,7 @@ class RelayDriver:
 
     def reveal(self, positions: Sequence[int], round_no: int | None = None) -> list[Outgoing]:
         """Show `positions` of round `round_no` to everyone: every seat is asked for its
-        scalars of them (those it published already it publishes again, unchanged)."""
+        scalars of them (a seat sends only those it has not published yet)."""
         number, kept = self._sealed_round(round_no)
         if len(set(positions)) != len(positions) or any(
             not 0 <= p < kept.round.size for p in positions

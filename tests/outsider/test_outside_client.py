@@ -11,6 +11,8 @@ from typing import Any
 
 import msgpack
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from tests.network.processes import host
 from tests.outsider.client import OutsideClient, fingerprint
@@ -172,8 +174,9 @@ def test_a_client_of_another_version_is_told_both_versions_before_anything_else(
 def test_a_sealed_table_says_so_in_its_lobby_and_never_deals_as_a_trusted_dealer(
     tmp_path: Path,
 ) -> None:
-    """Section 7, step 11: `lobby.sealed` is true at a table hosted with --sealed, and a release
-    that cannot deal it sealed keeps it in the lobby rather than deal it the version-3 way."""
+    """Section 7, step 11: `lobby.sealed` is true at a table hosted with --sealed, and once the
+    public seed is made (`start`) its game is `sealed` messages: no `snapshot` or `update`, which
+    would be a view the host made of a hand it dealt."""
     server, port, _ = host(
         tmp_path, "--game", "via-gladiola", "--players", "2", "--bots", "1", "--sealed",
         "--port", "0",
@@ -181,18 +184,24 @@ def test_a_sealed_table_says_so_in_its_lobby_and_never_deals_as_a_trusted_dealer
     try:
         client = OutsideClient(port)
         game = join(client, "Outsider")
-        lobbies = []
-        while len(lobbies) < 2:  # the lobby on joining, then the one after `ready`
-            message = client.receive()
-            assert message["type"] not in ("commit", "start"), "a sealed table began a deal"
+        lobbies, sealed = [], []
+        while not game.start:
+            message = client.receive(timeout=10)
+            assert message["type"] not in ("snapshot", "update"), "a sealed table dealt a view"
             if message["type"] == "lobby":
                 lobbies.append(message)
+            on_deal(client, game, message)
+        key = Ed25519PrivateKey.generate().public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+        client.send("sealed", message={"type": "seal_key", "key": key})
+        while not sealed:
+            message = client.receive(timeout=10)
+            assert message["type"] not in ("snapshot", "update"), "a sealed table dealt a view"
+            if message["type"] == "sealed":
+                sealed.append(message["message"])
         client.send("leave", reason="done")
         client.close()
     finally:
         server.kill()
     assert game.seat == 0
-    last = lobbies[-1]
-    assert last["sealed"] is True and last["phase"] == "lobby"
-    assert all(s["ready"] for s in last["seats"]), "everyone is ready, and still no deal"
-    assert "sealed" in last["note"]
+    assert lobbies[0]["sealed"] is True
+    assert sealed[0]["type"] == "seal_round" and sealed[0]["seats"] == [0, 1]

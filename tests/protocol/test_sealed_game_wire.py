@@ -105,6 +105,8 @@ def test_an_honest_sealed_game_is_played_and_verified_everywhere(
         assert seat.state.to_data() == host_state
         assert seat.verdict == "deal verified"
     assert table.host.verdict == "deal verified"
+    # Every seat published the digest of exactly the steps the relay relayed: none came later.
+    assert set(table.host.digests.values()) == {table.host.relay.transcript.digest}
     assert len(table.host.relay.rounds) >= 1
     # The host's engine knew the cards revealed to everyone and its bots' hands, nothing else.
     ledger = table.host.state.ledger
