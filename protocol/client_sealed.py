@@ -30,6 +30,10 @@ from protocol.sealed_play.audit import describe
 from protocol.sealed_play.progress import HOST
 from protocol.sealed_play.seat import SealedSeat
 
+NOT_VERIFIED = "deal NOT verified: "
+"""How a verdict that names a cheat begins (`Verdict.problems` hold what follows it, as a screen
+or `netcards bot` print them after these words)."""
+
 
 class SealedClient:
     """The sealed part of `TableClient` (a mixin: it reads and sets the client's fields)."""
@@ -89,10 +93,10 @@ class SealedClient:
         self._sealed_refresh(msg)
 
     async def _caught(self, verdict: str) -> None:
-        if not verdict.startswith("deal NOT verified"):
-            verdict = f"deal NOT verified: {verdict}"
+        if not verdict.startswith(NOT_VERIFIED):
+            verdict = NOT_VERIFIED + verdict
         self.sealed_verdict = verdict
-        self.verdict = Verdict([verdict])
+        self.verdict = Verdict([verdict.removeprefix(NOT_VERIFIED)])
         self._notify(DealChecked(self.verdict))
         raise Fatal(verdict, "cheated")
 
@@ -112,7 +116,8 @@ class SealedClient:
         self._notify(ViewChanged(()))
         if seat.verdict is not None and self.sealed_verdict is None:
             self.sealed_verdict = seat.verdict
-            self.verdict = Verdict([] if seat.finding is None else [seat.verdict])
+            problems = [] if seat.finding is None else [seat.verdict.removeprefix(NOT_VERIFIED)]
+            self.verdict = Verdict(problems)
             self._notify(DealChecked(self.verdict))  # the results came first, in `result`
             self._sealed_finished()
 

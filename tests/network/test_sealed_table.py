@@ -16,7 +16,14 @@ import pytest
 
 from netcards.games.via_gladiola.sealed import SealedViaGladiola, SealedWalk
 from netcards.table import Table
-from protocol.client import Failed, HostRefused, SeatTaken, TableClient, ViewChanged
+from protocol.client import (
+    Failed,
+    GameStarted,
+    HostRefused,
+    SeatTaken,
+    TableClient,
+    ViewChanged,
+)
 from protocol.host import HostSettings, TableHost
 from protocol.identity import IdentityKey
 from protocol.known_hosts import KnownHosts
@@ -206,6 +213,8 @@ async def test_a_host_that_alters_a_relayed_step_is_named_by_the_client(
     _, _, clients = await sealed_game(tmp_path, 2, bots=[BOT])
     verdict = clients[0].sealed_verdict
     assert verdict is not None and verdict.startswith("deal NOT verified: the host: forged")
+    problems = clients[0].verdict.problems if clients[0].verdict else []
+    assert len(problems) == 1 and problems[0].startswith("the host: forged")
 
 
 async def test_a_dropped_player_is_waited_for_and_named_with_no_stand_in(tmp_path: Path) -> None:
@@ -240,4 +249,34 @@ async def test_a_dropped_player_is_waited_for_and_named_with_no_stand_in(tmp_pat
         await ann.leave("done")
         for r in runners:
             r.cancel()
+        await server.close()
+
+
+async def test_a_move_while_the_deal_is_being_sealed_is_refused_as_step_pending(
+    tmp_path: Path,
+) -> None:
+    """The move goes out right after `start`, before this client has even seen round 0 begin:
+    the host, which takes a link's messages in order, has the round still to seal."""
+    table = Table.create(
+        "via-gladiola", 2, {"first_player": 0}, name="t", host_part=os.urandom(32), sealed=True
+    )
+    table.add_bot("random", BOT)
+    server = TableHost(table, IdentityKey.generate(os.urandom), settings=HostSettings())
+    port = await server.start()
+    ann = TableClient(f"127.0.0.1:{port}", "Ann", KnownHosts(tmp_path / "hosts"))
+    runner = asyncio.create_task(ann.run())
+    try:
+        while True:
+            notice = await asyncio.wait_for(ann.updates.get(), 30)
+            if isinstance(notice, SeatTaken):
+                await ann.set_ready(True)
+            if isinstance(notice, GameStarted):
+                await ann._send(Sealed(encode(SealAct({"kind": "rest"}))))
+            if isinstance(notice, HostRefused):
+                break
+        assert notice.code == "step_pending" and not notice.fatal
+        assert server.session.sealed_host.actions == []
+    finally:
+        await ann.leave("done")
+        runner.cancel()
         await server.close()
