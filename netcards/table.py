@@ -23,6 +23,7 @@ from netcards.event import Event
 from netcards.fairdeal import PART_BYTES, combine, commitment
 from netcards.game import Game, Outcome, TableConfig
 from netcards.registry import get_game
+from netcards.sealed_game import public_seed, sealed_engine
 
 SeatKind = Literal["open", "human", "bot"]
 Phase = Literal["lobby", "playing", "over"]
@@ -80,6 +81,9 @@ class Table:
     host_part: bytes
     stand_in_level: str = "heuristic"
     seats: list[Seat] = field(default_factory=list)
+    sealed: bool = False
+    """Nobody, the host included, may see a card they may not (docs/sealed.md); only for a
+    title with a sealed engine (`netcards/sealed_game.py`)."""
     phase: Phase = "lobby"
     state: Any = None
     seed: bytes = b""
@@ -94,6 +98,8 @@ class Table:
             raise ValueError("the host's seed part is 32 bytes")
         if not self.seats:
             self.seats = [Seat(i) for i in range(self.config.players)]
+        if self.sealed:
+            sealed_engine(self.game.id)  # BadConfig for a title that cannot be played sealed
 
     @classmethod
     def create(
@@ -105,10 +111,11 @@ class Table:
         name: str,
         host_part: bytes,
         stand_in_level: str = "heuristic",
+        sealed: bool = False,
     ) -> Table:
         game = get_game(game_id)
         config = game.make_config(players, options)
-        return cls(game, config, clean_name(name), host_part, stand_in_level)
+        return cls(game, config, clean_name(name), host_part, stand_in_level, sealed=sealed)
 
     # -- lobby ------------------------------------------------------------------------------------
 
@@ -222,6 +229,8 @@ class Table:
         self._lobby_only()
         game = get_game(game_id)
         config = game.make_config(players, options)
+        if self.sealed:
+            sealed_engine(game.id)  # a sealed table stays sealed: only to a title that can be
         kept = [s for s in self.seats if s.kind != "open"]
         humans = [s for s in kept if s.kind == "human"]
         if len(humans) > players:
@@ -257,8 +266,14 @@ class Table:
         problem = self.start_problem()
         if problem is not None:
             raise LobbyError(problem)
-        self.seed = combine(self.host_part, self.contributions())
-        self.state = self.game.setup(self.config, self.seed)
+        if self.sealed:
+            # No deal here: the seats seal the cards among themselves, and the state holds
+            # slots, never a card nobody has shown (docs/sealed.md).
+            self.seed = public_seed(self.commit, self.contributions())
+            self.state = sealed_engine(self.game.id).setup(self.config, self.seed)
+        else:
+            self.seed = combine(self.host_part, self.contributions())
+            self.state = self.game.setup(self.config, self.seed)
         self.phase = "playing"
         self._track_decisions(None, frozenset())
         return []

@@ -234,6 +234,9 @@ class TableClient(HostMessages):
         )
 
     async def act(self, action: GameAction | dict[str, Any]) -> None:
+        if self.sealed is not None:
+            await self._sealed_act(action, self._game())
+            return
         data = action if isinstance(action, dict) else self._game().encode_action(action)
         self.awaiting = True
         self._acted_at = self.seq
@@ -436,6 +439,9 @@ class TableClient(HostMessages):
 
     def _notify(self, notice: Notice) -> None:
         self.updates.put_nowait(notice)
+
+    def _sealed_finished(self) -> None:
+        self._done.set()
 
     def _notify_table(self, code: str, **args: Any) -> None:
         said = TableSays(code, args, len(self.log))

@@ -30,6 +30,7 @@ from protocol.client_notices import (
     TokenRefused,
     ViewChanged,
 )
+from protocol.client_sealed import SealedClient
 from protocol.deal_witness import DealTampered, DealWitness
 from protocol.errors import STREAM_ERRORS, ErrorCode
 from protocol.limits import CHAT_MEMORY
@@ -47,6 +48,7 @@ from protocol.messages import (
     Pledge,
     Pledges,
     Result,
+    Sealed,
     Seated,
     Snapshot,
     Start,
@@ -59,7 +61,7 @@ AUDIT_CHECK_PAUSE = 0.05
 """Seconds between a game's results and the check of its audit (see `_on_message`)."""
 
 
-class HostMessages:
+class HostMessages(SealedClient):
     """The reading half of `TableClient` (`protocol/client.py`), whose fields these are."""
 
     trace: Any
@@ -158,6 +160,8 @@ class HostMessages:
             self.shown.on_events(message.seq, message.events, history=False)
             self.shown.on_view(message.seq, message.view, message.to_act, snapshot=False)
             self._notify(ViewChanged(message.events))
+        elif isinstance(message, Sealed):
+            await self._on_sealed(message)
         elif isinstance(message, Chat):
             line = ChatLine(message.seat, message.name, message.text)
             if message.earlier and self._shown_already(line):
@@ -294,6 +298,8 @@ class HostMessages:
             self.deal.on_start(message.commitment, parts)
             self._keep_deal()
             self._on_start(message)
+            if self.lobby is not None and self.lobby.sealed:
+                await self._sealed_start(message)
 
     def _keep_deal(self) -> None:
         if self.keep_deal is not None:

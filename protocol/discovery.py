@@ -57,6 +57,7 @@ class TableInfo:
     protocol: int
     fingerprint: str
     password: bool = False
+    sealed: bool = False
 
     def to_data(self) -> dict[str, Any]:
         return {
@@ -68,6 +69,7 @@ class TableInfo:
             "protocol": self.protocol,
             "fp": self.fingerprint,
             "pw": self.password,
+            "sealed": self.sealed,
         }
 
 
@@ -148,11 +150,14 @@ def decode_reply(data: bytes, nonce: bytes) -> TableInfo:
     if obj.get("n") != nonce:
         raise BadDatagram("reply to another query")
     expected = {"t", "v", "n", "name", "game", "players", "free", "port", "protocol", "fp"}
-    if set(obj) - {"pw"} != expected:  # hosts before "pw" did not say
+    if set(obj) - {"pw", "sealed"} != expected:  # hosts before "pw" (or "sealed") did not say
         raise BadDatagram("unexpected fields")
     password = obj.get("pw", False)
     if not isinstance(password, bool):
         raise BadDatagram("bad pw")
+    sealed = obj.get("sealed", False)
+    if not isinstance(sealed, bool):
+        raise BadDatagram("bad sealed")
     players = _int(obj, "players", 1, 16)
     return TableInfo(
         name=_text(obj, "name", 64),
@@ -163,6 +168,7 @@ def decode_reply(data: bytes, nonce: bytes) -> TableInfo:
         protocol=_int(obj, "protocol", 0, 1000),
         fingerprint=_text(obj, "fp", 64),
         password=password,
+        sealed=sealed,
     )
 
 

@@ -58,6 +58,8 @@ class ErrorCode(StrEnum):
     INTERNAL = "internal"
     THROTTLED = "throttled"
     REPLACED = "replaced"
+    STEP_PENDING = "step_pending"
+    CHEATED = "cheated"
 
 
 STREAM_ERRORS = frozenset(

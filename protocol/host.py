@@ -189,6 +189,7 @@ class TableHost(Links):
             PROTOCOL_VERSION,
             self.identity.fingerprint,
             self.password is not None,
+            table.sealed,
         )
 
     async def announce(self, port: int | None = None) -> str | None:

@@ -201,6 +201,8 @@ class Lobby(Message):
     phase: Annotated[str, Choice("lobby", "dealing", "playing", "over")]
     note: Annotated[str, REASON]
     turn_clock_ms: Annotated[int, COUNT]
+    sealed: Annotated[bool, Bool()] = False
+    """Played sealed (docs/sealed.md): nobody, the host included, sees a card it may not."""
 
 
 @message
@@ -363,6 +365,19 @@ class Update(Message):
     events: Annotated[tuple[dict[str, Any], ...], Seq(Data())]
     view: Annotated[dict[str, Any], Data()]
     to_act: Annotated[tuple[int, ...], Seq(SEAT, MAX_SEATS)]
+
+
+@message
+@dataclass(frozen=True, slots=True)
+class Sealed(Message):
+    """A message of a sealed table's game (docs/sealed.md, section 7), carried whole: `message`
+    is a map of that vocabulary (`protocol.sealed.messages`), decoded by it at each end, so the
+    sealed messages keep a registry of their own."""
+
+    TYPE: ClassVar[str] = "sealed"
+    SENDER: ClassVar[Sender] = "both"
+    PHASE: ClassVar[Phase] = "session"
+    message: Annotated[dict[str, Any], Data()]
 
 
 @message

@@ -158,6 +158,11 @@ def _build_parser() -> argparse.ArgumentParser:
     host.add_argument("--deck", type=Path, help="a deck file (TOML) instead of the house deck")
     host.add_argument("--headless", action="store_true", help="no screen: print what happens")
     host.add_argument(
+        "--sealed",
+        action="store_true",
+        help="a sealed table: nobody, the host included, sees a card they may not (docs/sealed.md)",
+    )
+    host.add_argument(
         "--owner",
         metavar="NAME",
         help="with --headless: the player who joins under this name owns the table "
@@ -427,6 +432,17 @@ def _ssh_door_options(args: argparse.Namespace) -> Any:
         raise UsageError(str(exc)) from None
 
 
+def _check_sealed(args: argparse.Namespace, game_id: str) -> None:
+    """--sealed for a title without a sealed engine is refused in one line, before anything opens."""
+    if args.sealed:
+        from netcards.sealed_game import sealed_engine
+
+        try:
+            sealed_engine(game_id)
+        except BadConfig as exc:
+            raise UsageError(str(exc)) from None
+
+
 def _host(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     from ui import headless
 
@@ -442,6 +458,7 @@ def _host(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
 
         game = get_game(args.game)
         config = table_config(game, args.players, args.option, args.deck)
+        _check_sealed(args, game.id)
         table_plan = TablePlan(
             game.id, config.players, dict(config.options),
             bots=args.bots, bot_level=args.bot_level, stand_in_level=args.stand_in,
@@ -449,7 +466,7 @@ def _host(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             bind=args.bind, port=DEFAULT_PORT if args.port is None else args.port,
             discovery=args.discovery_port != 0, discovery_port=args.discovery_port,
             grace=args.grace, turn_clock=args.turn_clock,
-            ssh_port=args.ssh, ssh_keys=args.ssh_keys,
+            ssh_port=args.ssh, ssh_keys=args.ssh_keys, sealed=args.sealed,
         )  # fmt: skip
         if not 0 <= args.bots < config.players:
             raise UsageError(
@@ -465,7 +482,8 @@ def _host(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         game = get_game(args.game)
         config = table_config(game, args.players, args.option, args.deck)
         name = args.name or (f"{args.owner}'s table" if args.owner else "netcards table")
-        table = Table(game, config, clean_name(name), os.urandom(32))
+        _check_sealed(args, game.id)
+        table = Table(game, config, clean_name(name), os.urandom(32), sealed=args.sealed)
         if not 0 <= args.bots <= config.players:
             raise UsageError(f"--bots must be between 0 and {config.players}")
         for seat in range(config.players - args.bots, config.players):

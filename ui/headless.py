@@ -422,7 +422,7 @@ async def run_discover(
         out.write(
             f"{t.address:<24} {info.name:<24} {info.game:<14} "
             f"{info.free}/{info.players} free  {'password' if info.password else 'open    '}  "
-            f"fingerprint {info.fingerprint}\n"
+            f"fingerprint {info.fingerprint}{'  sealed' if info.sealed else ''}\n"
         )
     return 0
 

@@ -76,6 +76,8 @@ class TablePlan:
     """Open the SSH door on this port (0: any free); None: no door."""
     ssh_keys: Path | None = None
     """An authorized_keys file: only these keys pass the door."""
+    sealed: bool = False
+    """A sealed table (docs/sealed.md)."""
 
 
 def own_pin(plan: TablePlan, port: int, key: bytes) -> KnownHosts:
@@ -195,7 +197,7 @@ async def open_table(
     game = get_game(plan.game)
     config = game.make_config(plan.players, plan.options)
     name = plan.name or _("{player}'s table").format(player=player)
-    table = Table(game, config, clean_name(name), random_bytes(32))
+    table = Table(game, config, clean_name(name), random_bytes(32), sealed=plan.sealed)
     owner = random_bytes(32)
     table.claim_seat(player, owner.hex(), seat=0)
     table.seats[0].connected = False

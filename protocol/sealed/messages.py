@@ -26,6 +26,7 @@ from protocol.schema import (
     SEAT,
     Blob,
     Choice,
+    Data,
     Fault,
     Int,
     Kind,
@@ -50,9 +51,11 @@ SIGNATURE = Blob(64)
 POSITION = Int(0, MAX_SEALED_CARDS - 1)
 CARD = Int(0, 2**32 - 1)
 ELEMENTS = Seq(ELEMENT, MAX_SEALED_CARDS)
-STEP_KINDS = ("mask", "rekey", "scalars")
-"""The kinds of step a sealing round sends (section 5 names two more, `secrets` and `digest`,
-for the end-of-game audit, which is not on the wire yet)."""
+STEP_KINDS = ("mask", "rekey", "scalars", "reveal", "secrets")
+MAX_ROUNDS = 16
+"""Most sealing rounds one game runs (the first deal and every reshuffle)."""
+"""The kinds of step a sealed table sends (section 5 names one more, `digest`, which travels
+inside `secrets`)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -108,9 +111,19 @@ BODY_FIELDS: dict[str, tuple[tuple[str, Kind], ...]] = {
     "mask": (("elements", ELEMENTS),),
     "rekey": (("elements", ELEMENTS), ("commitments", ELEMENTS)),
     "scalars": (("to", SEAT), ("scalars", Seq(Pair(POSITION, SCALAR), MAX_SEALED_CARDS))),
+    "reveal": (("scalars", Seq(Pair(POSITION, SCALAR), MAX_SEALED_CARDS)),),
+    "secrets": (
+        ("digest", Blob(32)),
+        ("masks", Seq(SCALAR, MAX_ROUNDS)),
+        ("permutations", Seq(Seq(POSITION, MAX_SEALED_CARDS), MAX_ROUNDS)),
+        ("rekeys", Seq(Seq(SCALAR, MAX_SEALED_CARDS), MAX_ROUNDS)),
+    ),
 }
 """A step's body, by its kind: exactly these fields. `scalars` opens its positions to seat `to`
-(the seat that will hold those cards), each as [position, y_ij as 32-byte big-endian]."""
+(the seat that will hold those cards), each as [position, y_ij as 32-byte big-endian]. `reveal`
+publishes the signer's scalars of its positions to everyone: its own card played, or, asked by
+`seal_reveal`, the positions every seat shows at the end. `secrets`, once the game is scored:
+the digest of the signer's transcript and its secrets of every round, by round number."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -200,6 +213,45 @@ class SealOpen(SealMessage):
     round: Annotated[int, COUNT]
     to: Annotated[int, SEAT]
     positions: Annotated[tuple[int, ...], Seq(POSITION, MAX_SEALED_CARDS)]
+
+
+@seal_message
+@dataclass(frozen=True, slots=True)
+class SealReveal(SealMessage):
+    """The host asks every seat of round `round` for its scalars of `positions`, to everyone:
+    those cards are shown to the whole table (the hands scored at the end)."""
+
+    TYPE: ClassVar[str] = "seal_reveal"
+    SENDER: ClassVar[Sender] = "host"
+    PHASE: ClassVar[Phase] = "session"
+    round: Annotated[int, COUNT]
+    positions: Annotated[tuple[int, ...], Seq(POSITION, MAX_SEALED_CARDS)]
+
+
+@seal_message
+@dataclass(frozen=True, slots=True)
+class SealAct(SealMessage):
+    """A seat's move, as its sealed engine names it (a played card names its slot and the card;
+    the seat's `reveal` step of that slot goes first)."""
+
+    TYPE: ClassVar[str] = "seal_act"
+    SENDER: ClassVar[Sender] = "client"
+    PHASE: ClassVar[Phase] = "session"
+    action: Annotated[dict[str, Any], Data()]
+
+
+@seal_message
+@dataclass(frozen=True, slots=True)
+class SealActed(SealMessage):
+    """The host applied seat `seat`'s move, the `seq`-th of the game: every seat applies it to
+    its own engine."""
+
+    TYPE: ClassVar[str] = "seal_acted"
+    SENDER: ClassVar[Sender] = "host"
+    PHASE: ClassVar[Phase] = "session"
+    seq: Annotated[int, COUNT]
+    seat: Annotated[int, SEAT]
+    action: Annotated[dict[str, Any], Data()]
 
 
 @seal_message

@@ -8,11 +8,17 @@ from the `random_bytes` it was given (`os.urandom` at a table, a fixed stream in
   later its re-key step when its turn comes, answers each `seal_open` for another seat with
   its scalars of those positions, and unmasks the positions opened to it once every other
   seat's scalars are in.
+  A card is shown to everyone by a `reveal` step: its owner's scalars (a card played), or, asked
+  by `seal_reveal`, every seat's (the hands shown at the end).
 - `RelayDriver` is the host as relay. Every step goes through it: it checks the signature, the
   round, the turn and the step itself before it sends the very message on to every seat of the
   round (its author too, so that every seat records the steps in the one order the relay
   chose), and keeps the transcript. The host is also a seat: it runs a `SeatDriver` beside
   its relay, wired in memory.
+
+Both keep every round by its number, not only the latest: a card of round 0 is played, and a
+slot of round 0 opened, after round 1 (a reshuffle) has been sealed. Mask and re-key steps
+belong to the latest round only; scalars and reveals to any round once it is sealed.
 
 Who is named. The relay names the seat whose link a refused step came from: it is the first
 to see it, so a bad signature, a step for another round, a replay or a step signed as
@@ -26,6 +32,7 @@ malformed list, a repeated element, a scalar that fails its commitment).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -40,6 +47,7 @@ from protocol.sealed.messages import (
     SealKey,
     SealMessage,
     SealOpen,
+    SealReveal,
     SealRound,
     SealStep,
     SeatKey,
@@ -77,6 +85,51 @@ def _scalars(body: Any) -> dict[int, int]:
     return {p: int.from_bytes(y, "big") for p, y in body["scalars"]}
 
 
+@dataclass
+class SeatRound:
+    """One round as a seat keeps it: the public state, its own secrets, who each opened
+    position went to, its own cards and every card revealed to everyone."""
+
+    round: SealedRound
+    secrets: SeatSecrets
+    owners: dict[int, int] = field(default_factory=dict)
+    hand: dict[int, int] = field(default_factory=dict)
+    revealing: set[int] = field(default_factory=set)
+    """Positions the relay asked every seat to reveal (`seal_reveal`)."""
+    revealed: dict[int, int] = field(default_factory=dict)
+    stepped: set[str] = field(default_factory=set)
+
+
+@dataclass
+class RelayRound:
+    """One round as the relay keeps it."""
+
+    round: SealedRound
+    owners: dict[int, int] = field(default_factory=dict)
+    revealing: set[int] = field(default_factory=set)
+    revealed: dict[int, int] = field(default_factory=dict)
+
+
+def _check_reveal(
+    step: Step, size: int, owners: dict[int, int], revealing: set[int], blame: int
+) -> None:
+    """A reveal is of positions opened to its signer, or asked of everyone; `blame` is named
+    for any other (the signer at the relay, the relay at a seat)."""
+    positions = [p for p, _ in step.body["scalars"]]
+    if len(set(positions)) != len(positions) or not all(0 <= p < size for p in positions):
+        raise Caught(step.seat, "malformed", "a reveal of a position twice or of no position")
+    stray = [p for p in positions if owners.get(p) != step.seat and p not in revealing]
+    if stray:
+        raise Caught(blame, "unrequested", f"seat {step.seat} revealed positions {stray}")
+
+
+def _reveal_ready(r: SealedRound, positions: Sequence[int], done: dict[int, int]) -> None:
+    """Every position whose scalars are all in is shown: its card, for everyone."""
+    for p in positions:
+        if p not in done and all(p in r.scalars.get(s, {}) for s in r.seats):
+            done[p] = r.revealed(p)
+
+
 def _check_scalars_step(step: Step, size: int, seats: Sequence[int]) -> None:
     """What a scalars step's own signature proves against its signer."""
     to = step.body["to"]
@@ -100,25 +153,52 @@ class SeatDriver:
         self.keys: dict[int, Ed25519PublicKey] = {}
         self._raw_keys: dict[int, bytes] = {}
         self.transcript: Transcript | None = None
-        self.round_no: int | None = None
-        self.round: SealedRound | None = None
-        self.secrets: SeatSecrets | None = None
+        self.rounds: dict[int, SeatRound] = {}
+        """Every round so far, by number."""
         self._slots: set[tuple[object, ...]] = set()
-        self._stepped: set[str] = set()
-        self.owners: dict[int, int] = {}
-        """Each position opened so far, and the seat it was opened to."""
-        self.hand: dict[int, int] = {}
-        """This seat's cards so far, by position."""
 
     def hello(self) -> SealKey:
         """The seat's signing key, sent to the host once, before the first round."""
         return SealKey(public_bytes(self._key.public_key()))
 
+    # -- the latest round, as a one-round caller sees it ------------------------------------
+
+    @property
+    def round_no(self) -> int | None:
+        return max(self.rounds) if self.rounds else None
+
+    def _latest(self) -> SeatRound | None:
+        return self.rounds[max(self.rounds)] if self.rounds else None
+
+    @property
+    def round(self) -> SealedRound | None:
+        latest = self._latest()
+        return None if latest is None else latest.round
+
+    @property
+    def secrets(self) -> SeatSecrets | None:
+        latest = self._latest()
+        return None if latest is None else latest.secrets
+
+    @property
+    def owners(self) -> dict[int, int]:
+        """Each position of the latest round opened so far, and the seat it was opened to."""
+        latest = self._latest()
+        return {} if latest is None else latest.owners
+
+    @property
+    def hand(self) -> dict[int, int]:
+        """This seat's cards of the latest round so far, by position."""
+        latest = self._latest()
+        return {} if latest is None else latest.hand
+
     @property
     def hand_known(self) -> bool:
-        """Every position opened to this seat so far is unmasked."""
-        mine = [p for p, s in self.owners.items() if s == self.seat]
-        return bool(mine) and all(p in self.hand for p in mine)
+        """Every position opened to this seat so far, in every round, is unmasked."""
+        mine = [
+            (n, p) for n, r in self.rounds.items() for p, s in r.owners.items() if s == self.seat
+        ]
+        return bool(mine) and all(p in self.rounds[n].hand for n, p in mine)
 
     def receive(self, msg: SealMessage) -> list[SealMessage]:
         """A message from the relay; what to send back to it. A `Caught` names who cheated."""
@@ -126,6 +206,8 @@ class SeatDriver:
             return self._on_round(msg)
         if isinstance(msg, SealOpen):
             return self._on_open(msg)
+        if isinstance(msg, SealReveal):
+            return self._on_reveal(msg)
         if isinstance(msg, SealStep):
             return self._on_step(msg)
         raise Caught(self.relay, "unexpected", f"a {msg.TYPE} message from the host")
@@ -136,8 +218,9 @@ class SeatDriver:
     def _on_round(self, msg: SealRound) -> list[SealMessage]:
         if self.table is not None and msg.table != self.table:
             raise self._refuse("bad_setup", "a round of another table")
-        if self.round_no is not None and msg.round != self.round_no + 1:
-            raise self._refuse("wrong_round", f"round {msg.round} after round {self.round_no}")
+        latest = self.round_no
+        if (latest is None and msg.round != 0) or (latest is not None and msg.round != latest + 1):
+            raise self._refuse("wrong_round", f"round {msg.round} after round {latest}")
         keys = {k.seat: k.key for k in msg.keys}
         if len(keys) != len(msg.keys) or set(keys) != set(msg.seats):
             raise self._refuse("bad_setup", "not one key per seat of the round")
@@ -158,58 +241,85 @@ class SeatDriver:
         if self.transcript is None:
             self.transcript = Transcript(msg.table)
         self.transcript.note(setup_bytes(msg))
-        self.round_no, self.round = msg.round, r
-        self.secrets = SeatSecrets.draw(r.size, self._random)
-        self._stepped, self.owners, self.hand = set(), {}, {}
-        return self._my_turn()
+        self.rounds[msg.round] = SeatRound(r, SeatSecrets.draw(r.size, self._random))
+        return self._my_turn(msg.round)
 
-    def sign(self, kind: str, body: dict[str, Any]) -> SealStep:
-        """A step of this seat in the current round, signed with its table key."""
-        assert self.table is not None and self.round_no is not None
-        step = Step(self.table, self.round_no, kind, self.seat, body)
+    def sign(self, kind: str, body: dict[str, Any], round_no: int | None = None) -> SealStep:
+        """A step of this seat in round `round_no` (the latest by default), signed with its
+        table key."""
+        number = self.round_no if round_no is None else round_no
+        assert self.table is not None and number is not None
+        step = Step(self.table, number, kind, self.seat, body)
         return SealStep.of(sign(self._key, step))
 
-    def _my_turn(self) -> list[SealMessage]:
-        r, s = self.round, self.secrets
-        assert r is not None and s is not None
-        if r.turn != self.seat or r.phase in self._stepped:
+    def _my_turn(self, number: int) -> list[SealMessage]:
+        mine = self.rounds[number]
+        r, s = mine.round, mine.secrets
+        if r.turn != self.seat or r.phase in mine.stepped:
             return []
-        self._stepped.add(r.phase)
+        mine.stepped.add(r.phase)
         if r.phase == "mask":
-            return [
-                self.sign("mask", {"elements": mask_and_shuffle(r.current, s.mask, s.permutation)})
-            ]
+            elements = mask_and_shuffle(r.current, s.mask, s.permutation)
+            return [self.sign("mask", {"elements": elements}, number)]
         elements, commitments = rekey(r.current, s.mask, s.rekeys)
-        return [self.sign("rekey", {"elements": elements, "commitments": commitments})]
+        return [self.sign("rekey", {"elements": elements, "commitments": commitments}, number)]
 
-    def _current(self, round_no: int) -> SealedRound:
-        if self.round is None or round_no != self.round_no:
-            raise self._refuse("wrong_round", f"a message of round {round_no}, not {self.round_no}")
-        return self.round
+    def _round(self, round_no: int) -> SeatRound:
+        mine = self.rounds.get(round_no)
+        if mine is None:
+            raise self._refuse("wrong_round", f"a message of round {round_no}, which never began")
+        return mine
+
+    def _sealed_round(self, round_no: int) -> SeatRound:
+        mine = self._round(round_no)
+        if mine.round.phase != "sealed":
+            raise self._refuse("out_of_turn", "an opening before the round is sealed")
+        return mine
+
+    def _positions(self, mine: SeatRound, positions: Sequence[int]) -> None:
+        if len(set(positions)) != len(positions) or any(p >= mine.round.size for p in positions):
+            raise self._refuse("bad_open", "a position twice or no position of the round")
 
     def _on_open(self, msg: SealOpen) -> list[SealMessage]:
-        r = self._current(msg.round)
-        if r.phase != "sealed":
-            raise self._refuse("out_of_turn", "an opening before the round is sealed")
-        if msg.to not in r.seats:
+        mine = self._sealed_round(msg.round)
+        if msg.to not in mine.round.seats:
             raise self._refuse("bad_open", f"an opening to seat {msg.to}, not in the round")
-        if len(set(msg.positions)) != len(msg.positions) or any(p >= r.size for p in msg.positions):
-            raise self._refuse("bad_open", "a position twice or no position of the round")
-        again = [p for p in msg.positions if p in self.owners]
+        self._positions(mine, msg.positions)
+        again = [p for p in msg.positions if p in mine.owners]
         if again:
             raise self._refuse("reopened", f"positions {again} were opened already")
         for p in msg.positions:
-            self.owners[p] = msg.to
+            mine.owners[p] = msg.to
         if msg.to == self.seat:
-            self._open_mine()
+            self._open_mine(mine)
             return []
-        assert self.secrets is not None
-        ys = [[p, self.secrets.rekeys[p].to_bytes(SCALAR_BYTES, "big")] for p in msg.positions]
-        return [self.sign("scalars", {"to": msg.to, "scalars": ys})]
+        ys = [[p, mine.secrets.rekeys[p].to_bytes(SCALAR_BYTES, "big")] for p in msg.positions]
+        return [self.sign("scalars", {"to": msg.to, "scalars": ys}, msg.round)]
+
+    def _on_reveal(self, msg: SealReveal) -> list[SealMessage]:
+        mine = self._sealed_round(msg.round)
+        self._positions(mine, msg.positions)
+        mine.revealing.update(msg.positions)
+        # Only scalars not published yet: each step then carries a scalar some position still
+        # needs, so once every asked position shows its card no step of this reveal is still
+        # on its way, and every seat's transcript ends at the same step.
+        published = mine.round.scalars.get(self.seat, {})
+        fresh = [p for p in msg.positions if p not in published]
+        return [self.reveal(msg.round, fresh)] if fresh else []
+
+    def reveal(self, round_no: int, positions: Sequence[int]) -> SealStep:
+        """This seat's scalars of `positions` of round `round_no`, to everyone: a card of its
+        own it plays, or positions the relay asked every seat to show."""
+        mine = self.rounds[round_no]
+        ys = [[p, mine.secrets.rekeys[p].to_bytes(SCALAR_BYTES, "big")] for p in positions]
+        return self.sign("reveal", {"scalars": ys}, round_no)
 
     def _on_step(self, msg: SealStep) -> list[SealMessage]:
-        r = self._current(msg.round)
+        mine = self._round(msg.round)
+        r = mine.round
         assert self.table is not None and self.transcript is not None
+        if msg.kind in ("mask", "rekey") and msg.round != self.round_no:
+            raise self._refuse("wrong_round", f"a {msg.kind} step of round {msg.round}")
         signed = msg.signed(self.table)
         step = verify(signed, self.keys, self.relay)
         if step.slot in self._slots:
@@ -219,8 +329,11 @@ class SeatDriver:
                 r.on_mask(step.seat, step.body["elements"])
             elif step.kind == "rekey":
                 r.on_rekey(step.seat, step.body["elements"], step.body["commitments"])
+            elif step.kind == "scalars":
+                self._on_scalars(mine, step)
             else:
-                self._on_scalars(r, step)
+                _check_reveal(step, r.size, mine.owners, mine.revealing, self.relay)
+                r.on_scalars(step.seat, _scalars(step.body))
         except Caught as e:
             if e.kind in RELAY_CHECKS:
                 raise self._refuse(
@@ -230,29 +343,32 @@ class SeatDriver:
         self._slots.add(step.slot)
         self.transcript.add(signed)
         if step.kind == "scalars":
-            self._open_mine()
+            self._open_mine(mine)
             return []
-        return self._my_turn()
+        if step.kind == "reveal":
+            _reveal_ready(r, [p for p, _ in step.body["scalars"]], mine.revealed)
+            return []
+        return self._my_turn(msg.round)
 
-    def _on_scalars(self, r: SealedRound, step: Step) -> None:
+    def _on_scalars(self, mine: SeatRound, step: Step) -> None:
+        r = mine.round
         _check_scalars_step(step, r.size, r.seats)
         to = step.body["to"]
         for p, _ in step.body["scalars"]:
-            if self.owners.get(p) != to:
+            if mine.owners.get(p) != to:
                 raise self._refuse(
                     "unrequested", f"seat {step.seat} opened position {p} to seat {to}"
                 )
         r.on_scalars(step.seat, _scalars(step.body))
 
-    def _open_mine(self) -> None:
-        r, s = self.round, self.secrets
-        assert r is not None and s is not None
+    def _open_mine(self, mine: SeatRound) -> None:
+        r, s = mine.round, mine.secrets
         others = [x for x in r.seats if x != self.seat]
-        for p, owner in sorted(self.owners.items()):
-            if owner != self.seat or p in self.hand:
+        for p, owner in sorted(mine.owners.items()):
+            if owner != self.seat or p in mine.hand:
                 continue
             if all(p in r.scalars.get(x, {}) for x in others):
-                self.hand[p] = r.open_for(self.seat, p, s.rekeys[p])
+                mine.hand[p] = r.open_for(self.seat, p, s.rekeys[p])
 
 
 class RelayDriver:
@@ -264,13 +380,25 @@ class RelayDriver:
         self.keys: dict[int, Ed25519PublicKey] = {}
         self._raw_keys: dict[int, bytes] = {}
         self.transcript = Transcript(table)
-        self.round_no: int | None = None
-        self.round: SealedRound | None = None
+        self.rounds: dict[int, RelayRound] = {}
+        """Every round so far, by number."""
         self._slots: set[tuple[object, ...]] = set()
-        self.owners: dict[int, int] = {}
+
+    @property
+    def round_no(self) -> int | None:
+        return max(self.rounds) if self.rounds else None
+
+    @property
+    def round(self) -> SealedRound | None:
+        return None if self.round_no is None else self.rounds[self.round_no].round
+
+    @property
+    def owners(self) -> dict[int, int]:
+        return {} if self.round_no is None else self.rounds[self.round_no].owners
 
     @property
     def sealed(self) -> bool:
+        """The latest round is sealed."""
         return self.round is not None and self.round.phase == "sealed"
 
     def receive(self, sender: int, msg: SealMessage) -> list[Outgoing]:
@@ -293,37 +421,61 @@ class RelayDriver:
         self, round_no: int, game: bytes, seats: Sequence[int], cards: Sequence[int]
     ) -> list[Outgoing]:
         """Start a round sealing `cards` among `seats`, in that order."""
-        if self.round_no is not None and round_no != self.round_no + 1:
-            raise ValueError(f"round {round_no} cannot follow round {self.round_no}")
+        latest = self.round_no
+        if (latest is None and round_no != 0) or (latest is not None and round_no != latest + 1):
+            raise ValueError(f"round {round_no} cannot follow round {latest}")
         missing = [s for s in seats if s not in self.keys]
         if missing:
             raise ValueError(f"seats {missing} have sent no signing key")
         book = CardBook.of(game, cards)
-        self.round = SealedRound.of_cards(book, seats, cards)
-        self.round_no = round_no
-        self._slots, self.owners = set(), {}
+        self.rounds[round_no] = RelayRound(SealedRound.of_cards(book, seats, cards))
         keys = tuple(SeatKey(s, self._raw_keys[s]) for s in seats)
         msg = SealRound(self.table, round_no, game, tuple(seats), tuple(cards), keys)
         self.transcript.note(setup_bytes(msg))
         return [(s, msg) for s in seats]
 
-    def open(self, to: int, positions: Sequence[int]) -> list[Outgoing]:
-        """Deal `positions` to seat `to`: every other seat is asked for its scalars of them."""
-        r = self.round
-        if r is None or r.phase != "sealed":
+    def _sealed_round(self, round_no: int | None) -> tuple[int, RelayRound]:
+        number = self.round_no if round_no is None else round_no
+        kept = None if number is None else self.rounds.get(number)
+        if number is None or kept is None or kept.round.phase != "sealed":
             raise ValueError("positions are opened once the round is sealed")
-        if to not in r.seats or any(p in self.owners or not 0 <= p < r.size for p in positions):
+        return number, kept
+
+    def open(
+        self, to: int, positions: Sequence[int], round_no: int | None = None
+    ) -> list[Outgoing]:
+        """Deal `positions` of round `round_no` (the latest by default) to seat `to`: every
+        other seat is asked for its scalars of them."""
+        number, kept = self._sealed_round(round_no)
+        r = kept.round
+        if to not in r.seats or any(p in kept.owners or not 0 <= p < r.size for p in positions):
             raise ValueError("an opening to no seat of the round, or of a position taken")
-        assert self.round_no is not None
         for p in positions:
-            self.owners[p] = to
-        msg = SealOpen(self.round_no, to, tuple(positions))
+            kept.owners[p] = to
+        msg = SealOpen(number, to, tuple(positions))
         return [(s, msg) for s in r.seats]
 
+    def reveal(self, positions: Sequence[int], round_no: int | None = None) -> list[Outgoing]:
+        """Show `positions` of round `round_no` to everyone: every seat is asked for its
+        scalars of them (a seat sends only those it has not published yet)."""
+        number, kept = self._sealed_round(round_no)
+        if len(set(positions)) != len(positions) or any(
+            not 0 <= p < kept.round.size for p in positions
+        ):
+            raise ValueError("a position twice, or no position of the round")
+        kept.revealing.update(positions)
+        msg = SealReveal(number, tuple(positions))
+        return [(s, msg) for s in kept.round.seats]
+
+    def revealed(self, round_no: int) -> dict[int, int]:
+        """The cards of round `round_no` shown to everyone so far, by position."""
+        return self.rounds[round_no].revealed
+
     def _on_step(self, sender: int, msg: SealStep) -> list[Outgoing]:
-        r = self.round
-        if r is None or msg.round != self.round_no:
+        kept = self.rounds.get(msg.round)
+        if kept is None or (msg.kind in ("mask", "rekey") and msg.round != self.round_no):
             raise Caught(sender, "wrong_round", f"a step of round {msg.round}, not {self.round_no}")
+        r = kept.round
         if msg.seat != sender:
             raise Caught(sender, "impersonated", f"sent a step signed as seat {msg.seat}")
         signed: SignedStep = msg.signed(self.table)
@@ -334,13 +486,20 @@ class RelayDriver:
             r.on_mask(sender, step.body["elements"])
         elif step.kind == "rekey":
             r.on_rekey(sender, step.body["elements"], step.body["commitments"])
-        else:
+        elif step.kind == "scalars":
             _check_scalars_step(step, r.size, r.seats)
             to = step.body["to"]
-            asked = [p for p, _ in step.body["scalars"] if self.owners.get(p) != to]
+            asked = [p for p, _ in step.body["scalars"] if kept.owners.get(p) != to]
             if asked:
                 raise Caught(sender, "unrequested", f"opened positions {asked} to seat {to}")
             r.on_scalars(sender, _scalars(step.body))
+        else:
+            if r.phase != "sealed":
+                raise Caught(sender, "out_of_turn", "a reveal before the round is sealed")
+            _check_reveal(step, r.size, kept.owners, kept.revealing, sender)
+            r.on_scalars(sender, _scalars(step.body))
         self._slots.add(step.slot)
         self.transcript.add(signed)
+        if step.kind == "reveal":
+            _reveal_ready(r, [p for p, _ in step.body["scalars"]], kept.revealed)
         return [(s, msg) for s in r.seats]

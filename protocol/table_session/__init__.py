@@ -14,6 +14,7 @@ asyncio adapter, `protocol/host.py`, performs them. Each concern is a module of 
     clock.py    the turn clock, the grace of an absent player, stand-ins
     chat.py     chat lines, their allowance, the lines kept for latecomers
     ending.py   the results at the end of a game, and the host closing the table
+    sealed_play.py  a sealed table's game: its rounds, moves and audit, through the relay
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from protocol.messages import (
     Ready,
     RemoveBot,
     Say,
+    Sealed,
     SetOptions,
 )
 from protocol.table_session.chat import ChatRoom
@@ -50,12 +52,13 @@ from protocol.table_session.effects import (
 from protocol.table_session.ending import Ending
 from protocol.table_session.lobby import LobbyRoom
 from protocol.table_session.play import Play
+from protocol.table_session.sealed_play import SealedPlay
 from protocol.table_session.seats import Seats
 
 __all__ = ["Arrival", "BotQuestion", "Effect", "HostSettings", "Member", "TableSession"]
 
 
-class TableSession(Door, Seats, LobbyRoom, Dealing, Play, Clocks, ChatRoom, Ending):
+class TableSession(Door, Seats, LobbyRoom, Dealing, SealedPlay, Play, Clocks, ChatRoom, Ending):
     """One table's session. Every public method is an input and returns the effects it calls
     for, in order; `now` is monotonic seconds, as the adapter's clock reads them."""
 
@@ -132,6 +135,11 @@ class TableSession(Door, Seats, LobbyRoom, Dealing, Play, Clocks, ChatRoom, Endi
             return
         if isinstance(message, Join):
             self._refuse(member, ErrorCode.UNEXPECTED_MESSAGE, "already joined")
+        elif isinstance(message, Sealed):
+            self._sealed_message(member, message)
+        elif isinstance(message, Action) and self.table.sealed:
+            why = "a sealed table's moves travel as 'seal_act' (docs/sealed.md)"
+            self._refuse(member, ErrorCode.NOT_ALLOWED, why)
         elif isinstance(message, Action):
             self._action(member, message)
         elif isinstance(message, Say):

@@ -16,8 +16,8 @@ class Clocks(SessionCore):
     def _sync_clock(self) -> None:
         """Start a clock for each player asked to act who has none, stop the others, tell all."""
         per_turn = self.settings.turn_clock
-        if not per_turn:
-            return
+        if not per_turn or self.table.sealed:
+            return  # no bot may play a sealed seat's turn: only its player holds its secrets
         table = self.table
         acting = set(table.to_act()) if table.phase == "playing" else set()
         clocked = {
@@ -52,6 +52,9 @@ class Clocks(SessionCore):
     # -- absent players ---------------------------------------------------------------------------
 
     def _start_grace(self, seat: int) -> None:
+        if self.table.sealed:
+            self._sealed_waits(seat)  # no stand-in will come: say at once whom the table waits for
+            return
         self._set_timer(grace_timer(seat), self.settings.grace)
 
     def _cancel_grace(self, seat: int) -> None:
@@ -60,6 +63,9 @@ class Clocks(SessionCore):
     def _stand_in(self, seat: int) -> None:
         s = self.table.seats[seat]
         if s.connected or self.table.phase != "playing":
+            return
+        if self.table.sealed:
+            self._sealed_waits(seat)
             return
         self.table.set_stand_in(seat, True)
         self._notice("stand_in", seat=seat, name=s.name, level=self.table.stand_in_level)

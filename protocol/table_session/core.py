@@ -220,3 +220,9 @@ class SessionCore:
 
     def _game_over(self) -> None:
         raise NotImplementedError  # ending.py
+
+    def _sealed_deal(self) -> None:
+        raise NotImplementedError  # sealed_play.py
+
+    def _sealed_waits(self, seat: int) -> None:
+        raise NotImplementedError  # sealed_play.py

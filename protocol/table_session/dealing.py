@@ -113,6 +113,14 @@ class Dealing(SessionCore):
         self.round = None
         table.use_contributions(round_.parts)
         table.start()
+        if table.sealed:
+            self._log(f"the sealed game starts: {table.game.name}, {table.config.players} players")
+            for member in self.members.values():
+                if member.joined:
+                    self._send(member, self._start_message(member.seat))
+            self._broadcast_lobby()
+            self._sealed_deal()
+            return
         self._out.append(Journal(table.journal_start(), durable=True))
         self._log(f"the game starts: {table.game.name}, {table.config.players} players")
         for member in self.members.values():

@@ -41,6 +41,7 @@ class LobbyRoom(SessionCore):
             phase,
             note,
             round(self.settings.turn_clock * 1000),
+            table.sealed,
         )
 
     def _broadcast_lobby(self) -> None:

@@ -86,6 +86,8 @@ class Play(SessionCore):
     # -- the bots ---------------------------------------------------------------------------------
 
     def _schedule_bots(self) -> None:
+        if self.table.sealed:
+            return  # a sealed game's bots play in memory, beside the relay (sealed_play.py)
         if self.table.bot_seats_to_act():
             self._out.append(WakeBots())
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from dataclasses import replace
 
 import asyncio_dgram
 import msgpack
@@ -139,6 +140,16 @@ def test_a_reply_from_a_host_that_does_not_say_whether_it_has_a_password_is_kept
     assert decode_reply(msgpack.packb(older), NONCE) == INFO
     with pytest.raises(BadDatagram, match="pw"):
         decode_reply(msgpack.packb({**older, "pw": "yes"}), NONCE)
+
+
+def test_a_reply_says_whether_the_table_is_sealed() -> None:
+    sealed = replace(INFO, sealed=True)
+    assert msgpack.unpackb(encode_reply(NONCE, sealed))["sealed"] is True
+    assert decode_reply(encode_reply(NONCE, sealed), NONCE) == sealed
+    older = {k: v for k, v in msgpack.unpackb(encode_reply(NONCE, sealed)).items() if k != "sealed"}
+    assert decode_reply(msgpack.packb(older), NONCE).sealed is False
+    with pytest.raises(BadDatagram, match="sealed"):
+        decode_reply(msgpack.packb({**older, "sealed": 1}), NONCE)
 
 
 async def test_a_flood_of_queries_gets_at_most_fifty_answers_a_second() -> None:

@@ -11,6 +11,8 @@ from typing import Any
 
 import msgpack
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from tests.network.processes import host
 from tests.outsider.client import OutsideClient, fingerprint
@@ -155,7 +157,7 @@ def test_a_client_of_another_version_is_told_both_versions_before_anything_else(
     server, port, _ = host(tmp_path, "--game", "via-gladiola", "--players", "2", "--port", "0")
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
-            hello = msgpack.packb({"type": "client_hello", "version": 4, "hello_v4": [1, 2]})
+            hello = msgpack.packb({"type": "client_hello", "version": 5, "hello_v5": [1, 2]})
             sock.sendall(len(hello).to_bytes(4, "big") + hello)
             answer = b""
             while chunk := sock.recv(65536):
@@ -166,4 +168,40 @@ def test_a_client_of_another_version_is_told_both_versions_before_anything_else(
     assert len(answer) == 4 + length, "one frame, then the host closed the connection"
     error = msgpack.unpackb(answer[4:])
     assert error["type"] == "error" and error["code"] == "version_mismatch" and error["fatal"]
-    assert error["detail"] == {"host_version": 3, "client_version": 4}
+    assert error["detail"] == {"host_version": 4, "client_version": 5}
+
+
+def test_a_sealed_table_says_so_in_its_lobby_and_never_deals_as_a_trusted_dealer(
+    tmp_path: Path,
+) -> None:
+    """Section 7, step 11: `lobby.sealed` is true at a table hosted with --sealed, and once the
+    public seed is made (`start`) its game is `sealed` messages: no `snapshot` or `update`, which
+    would be a view the host made of a hand it dealt."""
+    server, port, _ = host(
+        tmp_path, "--game", "via-gladiola", "--players", "2", "--bots", "1", "--sealed",
+        "--port", "0",
+    )  # fmt: skip
+    try:
+        client = OutsideClient(port)
+        game = join(client, "Outsider")
+        lobbies, sealed = [], []
+        while not game.start:
+            message = client.receive(timeout=10)
+            assert message["type"] not in ("snapshot", "update"), "a sealed table dealt a view"
+            if message["type"] == "lobby":
+                lobbies.append(message)
+            on_deal(client, game, message)
+        key = Ed25519PrivateKey.generate().public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+        client.send("sealed", message={"type": "seal_key", "key": key})
+        while not sealed:
+            message = client.receive(timeout=10)
+            assert message["type"] not in ("snapshot", "update"), "a sealed table dealt a view"
+            if message["type"] == "sealed":
+                sealed.append(message["message"])
+        client.send("leave", reason="done")
+        client.close()
+    finally:
+        server.kill()
+    assert game.seat == 0
+    assert lobbies[0]["sealed"] is True
+    assert sealed[0]["type"] == "seal_round" and sealed[0]["seats"] == [0, 1]

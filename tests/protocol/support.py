@@ -44,6 +44,7 @@ from protocol.messages import (
     RemoveBot,
     Result,
     Say,
+    Sealed,
     Seated,
     SeatInfo,
     SeatPledge,
@@ -214,6 +215,7 @@ def one_of_each() -> list[Message]:
         Update(14, 0, (), VIEW, (1,)),
         History(0, 2, (HistoryStep(13, 0, EVENTS), HistoryStep(14, 0, ()))),
         Snapshot(14, VIEW, (1,)),
+        Sealed({"type": "seal_open", "round": 0, "to": 1, "positions": [0, 1]}),
         Result(
             {
                 "scores": [3, 5, 0],

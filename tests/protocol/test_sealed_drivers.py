@@ -321,3 +321,55 @@ def test_a_relay_that_tells_seats_different_setups_is_named_when_digests_are_com
     transcripts = {s: d.transcript for s, d in net.seats.items() if d.transcript is not None}
     finding = compare(transcripts, relay=0)
     assert finding is not None and (finding.seat, finding.kind) == (0, "equivocated")
+
+
+# -- several rounds at once: a game reshuffles while round-0 cards are still in hands ----------
+
+
+def test_round_zero_is_opened_and_its_card_played_after_a_reshuffle_was_sealed() -> None:
+    """Every party keeps its rounds by number: a slot of round 0 opened after round 1 was
+    sealed still reaches its owner, and the owner can still show its round-0 card to everyone
+    (its scalar of round 0 was kept), which every party, the relay too, then reads."""
+    net = Net(3, relay=2)
+    net.seal(list(range(12)))
+    net.run(net.relay.open(0, [0, 1], round_no=0))
+    net.seal([20, 21, 22, 23], order=(1, 2, 0), round_no=1)
+    net.run(net.relay.open(1, [0, 1], round_no=1))
+    net.run(net.relay.open(0, [2], round_no=0))  # a round-0 card drawn after the reshuffle
+    seat0 = net.seats[0]
+    assert seat0.hand_known and sorted(seat0.rounds[0].hand) == [0, 1, 2]
+    assert sorted(net.seats[1].rounds[1].hand) == [0, 1]
+    assert seat0.rounds[1].hand == {}
+    card = seat0.rounds[0].hand[2]
+    net.run(net.relay.receive(0, wire(seat0.reveal(0, [2]))))
+    assert net.relay.revealed(0) == {2: card}
+    assert all(d.rounds[0].revealed == {2: card} for d in net.seats.values())
+    assert all(d.rounds[1].revealed == {} for d in net.seats.values())
+    secrets0 = {s: d.rounds[0].secrets for s, d in net.seats.items()}
+    secrets1 = {s: d.rounds[1].secrets for s, d in net.seats.items()}
+    assert audit(net.relay.rounds[0].round, secrets0) is None
+    assert audit(net.relay.rounds[1].round, secrets1) is None
+    assert final_cards(net.relay.rounds[0].round, secrets0)[2] == card
+    digests = {d.transcript.digest for d in net.seats.values() if d.transcript is not None}
+    assert digests == {net.relay.transcript.digest}
+
+
+def test_only_an_owner_reveals_its_position_unless_everyone_was_asked() -> None:
+    net = Net(3)
+    net.seal(list(range(12)))
+    net.run(net.relay.open(1, [4]))
+    # Seat 2 shows position 4, which is seat 1's: the relay refuses it, naming seat 2.
+    with pytest.raises(Caught) as caught:
+        net.relay.receive(2, wire(net.seats[2].reveal(0, [4])))
+    assert (caught.value.seat, caught.value.kind) == (2, "unrequested")
+    # A relay that passes such a step on anyway is named by the seats.
+    with pytest.raises(Caught) as caught:
+        net.seats[0].receive(wire(net.seats[2].reveal(0, [4])))
+    assert (caught.value.seat, caught.value.kind) == (0, "unrequested")
+    # Positions never opened to anyone (cards drawn by a game's last move) are shown when the
+    # relay asks every seat for its scalars.
+    net.run(net.relay.reveal([7, 8]))
+    shown = net.relay.revealed(0)
+    assert sorted(shown) == [7, 8]
+    assert all(d.rounds[0].revealed == shown for d in net.seats.values())
+    assert all(7 not in d.rounds[0].hand for d in net.seats.values())

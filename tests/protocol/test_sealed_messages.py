@@ -128,7 +128,7 @@ def test_the_biggest_messages_fit_one_frame_without_chunking() -> None:
             "must have 2 items",
         ),
         (step("scalars", {"to": MAX_SEATS, "scalars": []}), ErrorCode.OUT_OF_RANGE, "body.to"),
-        (step("secrets", {}), ErrorCode.OUT_OF_RANGE, "field 'kind'"),
+        (step("digest", {}), ErrorCode.OUT_OF_RANGE, "field 'kind'"),
         (step("mask", [X]), ErrorCode.WRONG_TYPE, "field 'body' must be a map"),
         (
             {**step("mask", {"elements": [X]}), "signature": SIG[:63]},

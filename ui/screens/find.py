@@ -88,6 +88,8 @@ class FindScreen(Screen[None]):
                 game = get_game(t.info.game).name
             except UnknownGame:
                 game = t.info.game + " (?)"
+            if t.info.sealed:
+                game = _("{game}, sealed").format(game=game)
             table.add_row(
                 t.info.name,
                 game,

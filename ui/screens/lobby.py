@@ -142,6 +142,8 @@ class LobbyScreen(Screen[None]):
             title.append("\n" + self.join_line())
         if lobby.password:
             title.append("\n" + _("This table has a password."), style="dim")
+        if lobby.sealed:
+            title.append("\n" + _("Sealed table: nobody, the host included, sees your cards."))
         if lobby.turn_clock_ms:
             title.append(
                 "\n"

@@ -1,0 +1,92 @@
+"""What a title's sealed engine offers a sealed table (docs/sealed.md, section 8).
+
+A sealed table drives every title's sealed engine the same way: after each action it asks the
+engine what the protocol must do before the next one (rounds to seal, slots to open to their
+owners, at the end hands to reveal), does it, tells the engine, and only then takes the next
+action. `SealedGame` is that interface, written once so that the table code depends on it and
+not on one title; Via Gladiola's (`netcards/games/via_gladiola/sealed.py`) is the first to
+implement it. `sealed_engine` is the one place that says which titles have one, so that a table
+asked to be sealed for a title without one is refused before anyone sits down.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from netcards.action import Action, ActionCodec
+from netcards.errors import BadConfig
+from netcards.event import Event
+from netcards.game import Outcome, TableConfig
+from netcards.sealed_cards import Knowledge, SealRound
+
+
+class SealedGame(Protocol):
+    """A title's rules over a public state whose hidden cards are slots.
+
+    Every call that may resolve a slot takes the calling instance's `Knowledge`: the host's
+    knows what was revealed (and its own bots' hands), a seat's also its own hand, the audit's
+    every slot. The state is the same in every instance."""
+
+    @property
+    def codec(self) -> ActionCodec: ...
+
+    def setup(self, config: TableConfig, public_seed: bytes) -> Any: ...
+
+    # what the protocol must do between actions
+    def seal_requests(self, state: Any) -> list[SealRound]: ...
+    def sealed(self, state: Any, index: int) -> None: ...
+    def to_open(self, state: Any) -> list[tuple[int, int]]: ...
+    def learn(self, state: Any, knowledge: Knowledge, slot: int, card: int) -> None: ...
+    def opened(self, state: Any, seat: int, slots: list[int]) -> None: ...
+    def to_reveal(self, state: Any) -> dict[int, list[int]]: ...
+    def reveal_hand(
+        self, state: Any, seat: int, cards: Mapping[int, int], knowledge: Knowledge
+    ) -> list[Event]: ...
+
+    # whose turn, what is legal, applying
+    def to_act(self, state: Any) -> frozenset[int]: ...
+    def legal_actions(self, state: Any, seat: int, knowledge: Knowledge) -> list[Action]: ...
+    def seal_action(
+        self, state: Any, seat: int, action: Action, knowledge: Knowledge
+    ) -> Action: ...
+    def apply(self, state: Any, seat: int, action: Action, knowledge: Knowledge) -> list[Event]: ...
+
+    # the end, the views, the audit
+    def outcome(self, state: Any) -> Outcome | None: ...
+    def public_view(self, state: Any) -> dict[str, Any]: ...
+    def view(self, state: Any, seat: int, knowledge: Knowledge) -> dict[str, Any]: ...
+    def unsealed(self, state: Any, knowledge: Knowledge) -> Any: ...
+
+
+SEED_LABEL = b"netcards sealed public seed v4"
+
+
+def public_seed(commitment: bytes, parts: Mapping[int, bytes]) -> bytes:
+    """The seed of a sealed game's public chances (Via Gladiola's first player): what every
+    seat can compute at the start, from the host's commitment and the published seed parts.
+    It chooses no card: the cards are the sealing rounds'."""
+    material = SEED_LABEL + commitment
+    for seat, part in sorted(parts.items()):
+        material += seat.to_bytes(1, "big") + part
+    return hashlib.sha256(material).digest()
+
+
+def _engines() -> dict[str, SealedGame]:
+    from netcards.games.via_gladiola.sealed import SealedViaGladiola
+
+    return {"via-gladiola": SealedViaGladiola()}
+
+
+def has_sealed_engine(game_id: str) -> bool:
+    return game_id in _engines()
+
+
+def sealed_engine(game_id: str) -> SealedGame:
+    """The title's sealed engine; BadConfig, in one line, for a title that has none yet."""
+    engine = _engines().get(game_id)
+    if engine is None:
+        have = ", ".join(sorted(_engines()))
+        raise BadConfig(f"'{game_id}' cannot be played sealed yet (sealed tables: {have})")
+    return engine

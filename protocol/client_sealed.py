@@ -1,0 +1,148 @@
+"""A player's side of a sealed table (docs/sealed.md, section 7, "A sealed game").
+
+The host never knows this seat's cards, so it cannot send this seat its view: the client runs
+its own engine instance beside its own `SeatDriver` (`protocol/sealed_play/seat.py`), learns
+its cards from the openings and works out its view and whose turn it is itself. `view`,
+`to_act` and `legal_actions` read as at any table (the view is the classic view of the seat), so
+the screen and `netcards bot` play a sealed table unchanged; a move goes out as the engine's
+sealed action after the step that shows its card. At the end the client audits the game and
+its verdict reads `deal verified` or `deal NOT verified: ...`, naming a seat or the host.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from typing import Any
+
+from netcards.action import Action as GameAction
+from netcards.errors import GameError
+from netcards.fairdeal import Verdict
+from netcards.registry import get_game
+from netcards.sealed_cards import HiddenCardNeeded
+from netcards.sealed_game import public_seed, sealed_engine
+from protocol.client_notices import DealChecked, Fatal, Notice, ViewChanged
+from protocol.errors import RemoteProtocolError
+from protocol.messages import Message, Sealed, Start
+from protocol.sealed.errors import Caught, DeckTampered
+from protocol.sealed.messages import SealActed, decode, encode
+from protocol.sealed_play.audit import describe
+from protocol.sealed_play.progress import HOST
+from protocol.sealed_play.seat import SealedSeat
+
+NOT_VERIFIED = "deal NOT verified: "
+"""How a verdict that names a cheat begins (`Verdict.problems` hold what follows it, as a screen
+or `netcards bot` print them after these words)."""
+
+
+class SealedClient:
+    """The sealed part of `TableClient` (a mixin: it reads and sets the client's fields)."""
+
+    sealed: SealedSeat | None = None
+    sealed_verdict: str | None = None
+    """`deal verified`, or `deal NOT verified: ...` naming whom, once the audit ran."""
+
+    # Provided by TableClient.
+    seat: int | None
+    view: dict[str, Any] | None
+    to_act: tuple[int, ...]
+    seq: int
+    awaiting: bool
+    verdict: Verdict | None
+    lobby: Any
+    random_bytes: Any
+
+    def _notify(self, notice: Notice) -> None:
+        raise NotImplementedError  # protocol/client.py
+
+    async def _send(self, message: Message) -> None:
+        raise NotImplementedError  # protocol/client.py
+
+    def _sealed_finished(self) -> None:
+        raise NotImplementedError  # protocol/client.py
+
+    async def _sealed_start(self, start: Start) -> None:
+        """A sealed game starts: this seat's engine and driver, and its signing key to the host."""
+        if start.seat is None:
+            return
+        engine = sealed_engine(start.game)
+        config = engine_config(start)
+        seed = public_seed(start.commitment, {c.seat: c.part for c in start.contributions})
+        self.sealed = SealedSeat(engine, config, seed, start.seat, self.random_bytes or os.urandom)
+        self.sealed_verdict = None
+        await self._send(Sealed(encode(self.sealed.hello())))
+
+    async def _on_sealed(self, message: Sealed) -> None:
+        seat = self.sealed
+        if seat is None:
+            return
+        try:
+            msg = decode(message.message)
+            replies = seat.receive(msg)
+        except RemoteProtocolError as exc:
+            await self._caught(f"the host: malformed ({exc.text})")
+            return
+        except Caught as exc:
+            await self._caught(describe(exc.finding))
+            return
+        except DeckTampered as exc:
+            await self._caught(f"deal NOT verified: the deck was tampered with ({exc})")
+            return
+        for reply in replies:
+            await self._send(Sealed(encode(reply)))
+        self._sealed_refresh(msg)
+
+    async def _caught(self, verdict: str) -> None:
+        if not verdict.startswith(NOT_VERIFIED):
+            verdict = NOT_VERIFIED + verdict
+        self.sealed_verdict = verdict
+        self.verdict = Verdict([verdict.removeprefix(NOT_VERIFIED)])
+        self._notify(DealChecked(self.verdict))
+        raise Fatal(verdict, "cheated")
+
+    def _sealed_refresh(self, msg: Any) -> None:
+        seat = self.sealed
+        assert seat is not None
+        state = seat.state
+        engine = seat.engine
+        ready = state.ledger.ready() and engine.outcome(state) is None and not state.over
+        with contextlib.suppress(HiddenCardNeeded):  # a card drawn last, not opened: kept as was
+            self.view = seat.view()
+        self.to_act = tuple(sorted(engine.to_act(state))) if ready else ()
+        if isinstance(msg, SealActed):
+            self.seq = msg.seq
+            if msg.seat == self.seat:
+                self.awaiting = False
+        self._notify(ViewChanged(()))
+        if seat.verdict is not None and self.sealed_verdict is None:
+            self.sealed_verdict = seat.verdict
+            problems = [] if seat.finding is None else [seat.verdict.removeprefix(NOT_VERIFIED)]
+            self.verdict = Verdict(problems)
+            self._notify(DealChecked(self.verdict))  # the results came first, in `result`
+            self._sealed_finished()
+
+    async def _sealed_act(self, action: GameAction | dict[str, Any], game: Any) -> None:
+        seat = self.sealed
+        assert seat is not None
+        chosen: GameAction
+        if isinstance(action, dict):
+            try:
+                chosen = game.decode_action(action)
+            except GameError:
+                chosen = seat.engine.codec.decode(action)
+        else:
+            chosen = action
+        self.awaiting = True
+        try:
+            for msg in seat.act(chosen):
+                await self._send(Sealed(encode(msg)))
+        except Exception:
+            self.awaiting = False
+            raise
+
+
+def engine_config(start: Start) -> Any:
+    return get_game(start.game).make_config(start.players, dict(start.options))
+
+
+__all__ = ["HOST", "SealedClient"]

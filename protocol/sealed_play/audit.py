@@ -1,0 +1,108 @@
+"""The end-of-game audit of a sealed table: every round replayed, then every move, knowing all.
+
+Every program runs it once every seat has published its secrets of every round and the digest
+of the steps it was shown (a `secrets` step). The first thing that does not hold names its
+author: a digest unlike this program's names the host (it showed the seats different steps); a
+round's step its author's secrets do not make names that seat (`protocol.sealed.audit`); a card
+a seat played or revealed that its slot does not hold names that seat; a result other than the
+one the replay gives names the host.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from netcards.errors import GameError
+from netcards.game import TableConfig
+from netcards.sealed_cards import SLOT_BASE, Knowledge
+from netcards.sealed_game import SealedGame
+from protocol.sealed.audit import audit, final_cards
+from protocol.sealed.deck import SealedRound
+from protocol.sealed.errors import Finding
+from protocol.sealed.shuffle import SeatSecrets
+from protocol.sealed_play.progress import HOST
+
+
+def describe(finding: Finding | None) -> str:
+    """The verdict a player reads."""
+    if finding is None:
+        return "deal verified"
+    who = "the host" if finding.seat == HOST else f"seat {finding.seat + 1}"
+    return f"deal NOT verified: {who}: {finding.kind} ({finding.detail})"
+
+
+def audit_game(
+    engine: SealedGame,
+    config: TableConfig,
+    public_seed: bytes,
+    rounds: Mapping[int, SealedRound],
+    secrets: Mapping[int, Sequence[SeatSecrets]],
+    digests: Mapping[int, bytes],
+    own_digest: bytes,
+    actions: Sequence[tuple[int, Mapping[str, Any]]],
+    outcome: Mapping[str, Any] | None,
+) -> Finding | None:
+    for seat, digest in sorted(digests.items()):
+        if digest != own_digest:
+            return Finding(HOST, "equivocated", f"seat {seat + 1} was shown other steps")
+    truth = Knowledge()
+    for number, r in sorted(rounds.items()):
+        mine = {
+            s: (secrets[s][number] if number < len(secrets.get(s, ())) else None) for s in r.seats
+        }
+        finding = audit(r, mine)
+        if finding is not None:
+            return finding
+        cards = final_cards(r, {s: x for s, x in mine.items() if x is not None})
+        truth.cards.update(
+            (slot_base(engine, number, rounds) + p, c) for p, c in enumerate(cards) if c is not None
+        )
+    return _replay(engine, config, public_seed, truth, actions, outcome)
+
+
+def slot_base(engine: SealedGame, number: int, rounds: Mapping[int, SealedRound]) -> int:
+    """The first slot of round `number`: the rounds' slots follow one another."""
+    return SLOT_BASE + sum(rounds[k].size for k in range(number))
+
+
+def _replay(
+    engine: SealedGame,
+    config: TableConfig,
+    public_seed: bytes,
+    truth: Knowledge,
+    actions: Sequence[tuple[int, Mapping[str, Any]]],
+    outcome: Mapping[str, Any] | None,
+) -> Finding | None:
+    state = engine.setup(config, public_seed)
+
+    def settle() -> Finding | None:
+        for request in engine.seal_requests(state):
+            engine.sealed(state, request.index)
+        by_seat: dict[int, list[int]] = {}
+        for seat, slot in engine.to_open(state):
+            by_seat.setdefault(seat, []).append(slot)
+        for seat, slots in by_seat.items():
+            engine.opened(state, seat, slots)
+        for seat, slots in sorted(engine.to_reveal(state).items()):
+            try:
+                engine.reveal_hand(state, seat, {s: truth.resolve(s) for s in slots}, truth)
+            except GameError as exc:
+                return Finding(seat, "false_claim", str(exc))
+        return None
+
+    finding = settle()
+    for n, (seat, data) in enumerate(actions, 1):
+        if finding is not None:
+            return finding
+        try:
+            engine.apply(state, seat, engine.codec.decode(dict(data)), truth)
+        except GameError as exc:
+            return Finding(seat, "false_claim", f"move {n}: {exc}")
+        finding = settle()
+    if finding is not None:
+        return finding
+    replayed = engine.outcome(state)
+    if replayed is None or (outcome is not None and replayed.to_data() != dict(outcome)):
+        return Finding(HOST, "wrong_result", "the results are not what the moves make")
+    return None

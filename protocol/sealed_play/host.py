@@ -1,0 +1,249 @@
+"""The host of a sealed table, sans-IO: its engine instance, the relay, and its bots' seats.
+
+The host knows the public record and its own bots' hands, nothing else: its engine instance's
+knowledge holds exactly that. It drives the game: whenever its engine lists a round to seal, a
+slot to open or (at the end) a hand to reveal, it starts that step through its `RelayDriver`;
+the seats it hosts as bots answer in memory (`SeatDriver`s the host runs), the others over
+their links. A move is taken only when no step is pending (`StepPending` otherwise), and a card
+played only once its owner's `reveal` step has shown it to everyone, and only as that card: a
+seat that claims another is named (`false_claim`). Every accepted move goes to every seat as
+`seal_acted`. At the end every seat's `secrets` step is relayed to all, and the host audits too.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from netcards.action import Action
+from netcards.errors import StepPending
+from netcards.game import TableConfig
+from netcards.sealed_game import SealedGame
+from protocol.sealed.errors import Caught, Finding
+from protocol.sealed.group import RandomBytes
+from protocol.sealed.messages import SealAct, SealActed, SealKey, SealMessage, SealStep
+from protocol.sealed.round_driver import Outgoing, RelayDriver, SeatDriver
+from protocol.sealed.shuffle import SeatSecrets
+from protocol.sealed.signing import verify
+from protocol.sealed_play.audit import audit_game, describe
+from protocol.sealed_play.progress import HOST, GameMirror, where
+from protocol.sealed_play.seat import secrets_body, secrets_of
+
+BotChoice = Callable[[int, dict[str, Any], list[Action]], Action]
+"""How the host's bot for a seat chooses: (seat, its view, its legal sealed actions)."""
+
+
+class SealedHost:
+    def __init__(
+        self,
+        engine: SealedGame,
+        config: TableConfig,
+        public_seed: bytes,
+        table: bytes,
+        game: bytes,
+        bots: Mapping[int, BotChoice],
+        random_bytes: RandomBytes,
+    ) -> None:
+        self.engine, self.config, self.public_seed = engine, config, public_seed
+        self.game = game
+        self.players = config.players
+        self.relay = RelayDriver(table, HOST)
+        self.bots = {s: SeatDriver(s, HOST, random_bytes) for s in bots}
+        self._choose = dict(bots)
+        for s, driver in self.bots.items():
+            self.relay.receive(s, driver.hello())
+        self.mirror = GameMirror(engine, engine.setup(config, public_seed))
+        self.actions: list[tuple[int, dict[str, Any]]] = []
+        self.secrets: dict[int, list[SeatSecrets]] = {}
+        self.digests: dict[int, bytes] = {}
+        self.started = False
+        self.finding: Finding | None = None
+        self.verdict: str | None = None
+
+    @property
+    def state(self) -> Any:
+        return self.mirror.state
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        return tuple(range(self.players))
+
+    def ready_to_start(self) -> bool:
+        return all(s in self.relay.keys for s in self.seats)
+
+    def start(self) -> list[Outgoing]:
+        """Every seat's key is in: the first round begins."""
+        self.started = True
+        return self._drive([])
+
+    @property
+    def outcome(self) -> Any:
+        return self.engine.outcome(self.state)
+
+    # -- messages from the seats ------------------------------------------------------------------
+
+    def receive(self, sender: int, msg: SealMessage) -> list[Outgoing]:
+        """A message from seat `sender`'s link; what to send to whom. `Caught` names the
+        sender (nothing is relayed); `StepPending` or another `GameError` refuses a move."""
+        if isinstance(msg, SealKey):
+            out = self.relay.receive(sender, msg)
+        elif isinstance(msg, SealStep) and msg.kind == "secrets":
+            out = self._secrets(sender, msg)
+        elif isinstance(msg, SealAct):
+            out = self._act(sender, msg.action)
+        else:
+            out = self.relay.receive(sender, msg)
+        return self._drive(out)
+
+    def _act(self, seat: int, data: Mapping[str, Any]) -> list[Outgoing]:
+        engine, state = self.engine, self.state
+        state.ledger.check_ready()
+        action = engine.codec.decode(dict(data))
+        encoded = engine.codec.encode(action)
+        slot = encoded.get("slot")
+        if isinstance(slot, int) and seat in engine.to_act(state):
+            number, p = where(state, slot)
+            kept = self.relay.rounds.get(number)
+            shown = None if kept is None else kept.revealed.get(p)
+            if shown is None:
+                raise StepPending("a card is played after its reveal step shows it")
+            if shown != encoded.get("card"):
+                raise Caught(
+                    seat,
+                    "false_claim",
+                    f"claimed card {encoded.get('card')}, its slot holds {shown}",
+                )
+        self.mirror.events += engine.apply(state, seat, action, self.mirror.knowledge)
+        self.actions.append((seat, encoded))
+        msg = SealActed(len(self.actions), seat, encoded)
+        return [(s, msg) for s in self.seats]
+
+    def _secrets(self, sender: int, msg: SealStep) -> list[Outgoing]:
+        if msg.seat != sender:
+            raise Caught(sender, "impersonated", f"sent secrets signed as seat {msg.seat}")
+        if self.outcome is None:
+            raise Caught(sender, "out_of_turn", "secrets before the game is scored")
+        if sender in self.secrets:
+            raise Caught(sender, "replayed", "its secrets a second time")
+        step = verify(msg.signed(self.relay.table), self.relay.keys, sender)
+        self.secrets[sender] = secrets_of(step.body)
+        self.digests[sender] = step.body["digest"]
+        if set(self.secrets) == set(self.seats):
+            self._audit()
+        return [(s, msg) for s in self.seats]
+
+    def _audit(self) -> None:
+        outcome = self.outcome
+        self.finding = audit_game(
+            self.engine,
+            self.config,
+            self.public_seed,
+            {n: r.round for n, r in self.relay.rounds.items()},
+            self.secrets,
+            self.digests,
+            self.relay.transcript.digest,
+            self.actions,
+            None if outcome is None else outcome.to_data(),
+        )
+        self.verdict = describe(self.finding)
+
+    # -- driving the steps ------------------------------------------------------------------------
+
+    def _deliver(self, out: list[Outgoing]) -> list[Outgoing]:
+        """Hand the bots' messages to their drivers (and their answers to the relay) until only
+        messages for remote seats are left."""
+        queue, remote = list(out), []
+        while queue:
+            to, msg = queue.pop(0)
+            driver = self.bots.get(to)
+            if driver is None:
+                remote.append((to, msg))
+                continue
+            if isinstance(msg, SealActed):
+                continue  # the host's own engine applied it
+            if isinstance(msg, SealStep) and msg.kind == "secrets":
+                continue
+            for reply in driver.receive(msg):
+                queue.extend(self.relay.receive(to, reply))
+        return remote
+
+    def _catch_up(self) -> None:
+        rounds = {n: r.round for n, r in self.relay.rounds.items()}
+        revealed = {n: r.revealed for n, r in self.relay.rounds.items()}
+
+        def bot_card(seat: int, number: int, p: int) -> int | None:
+            driver = self.bots.get(seat)
+            return None if driver is None else driver.rounds[number].hand.get(p)
+
+        self.mirror.catch_up(rounds, revealed, bot_card)
+
+    def _issue(self) -> list[Outgoing]:
+        """The next steps the engine asks for that were not started yet."""
+        engine, state, relay = self.engine, self.state, self.relay
+        requests = engine.seal_requests(state)
+        if requests:
+            first = requests[0]
+            if first.index in relay.rounds:
+                return []
+            return relay.begin(first.index, self.game, self.seats, first.cards)
+        out: list[Outgoing] = []
+        groups: dict[tuple[int, int], list[int]] = defaultdict(list)
+        for seat, slot in engine.to_open(state):
+            number, p = where(state, slot)
+            if p not in relay.rounds[number].owners:
+                groups[(seat, number)].append(p)
+        for (seat, number), positions in groups.items():
+            out += relay.open(seat, positions, number)
+        if out or engine.to_open(state):
+            return out
+        asked: dict[int, list[int]] = defaultdict(list)
+        for _, slots in sorted(engine.to_reveal(state).items()):
+            for slot in slots:
+                number, p = where(state, slot)
+                if p not in relay.rounds[number].revealing:
+                    asked[number].append(p)
+        for number, positions in asked.items():
+            out += relay.reveal(positions, number)
+        return out
+
+    def _drive(self, out: list[Outgoing]) -> list[Outgoing]:
+        remote = self._deliver(out)
+        if not self.started:
+            return remote
+        while True:
+            self._catch_up()
+            issued = self._issue()
+            if issued:
+                remote += self._deliver(issued)
+                continue
+            moved = self._bot_move()
+            if moved is None:
+                break
+            remote += self._deliver(moved)
+        if self.outcome is not None:
+            for seat, driver in self.bots.items():
+                if seat not in self.secrets:
+                    step = driver.sign("secrets", secrets_body(driver), 0)
+                    remote += self._deliver(self._secrets(seat, step))
+        return remote
+
+    def _bot_move(self) -> list[Outgoing] | None:
+        engine, state = self.engine, self.state
+        if self.outcome is not None or not state.ledger.ready():
+            return None
+        seats = [s for s in sorted(engine.to_act(state)) if s in self.bots]
+        if not seats:
+            return None
+        seat = seats[0]
+        knowledge = self.mirror.knowledge
+        view = engine.view(state, seat, knowledge)
+        legal = engine.legal_actions(state, seat, knowledge)
+        action = engine.seal_action(state, seat, self._choose[seat](seat, view, legal), knowledge)
+        encoded = engine.codec.encode(action)
+        out: list[Outgoing] = []
+        slot = encoded.get("slot")
+        if isinstance(slot, int):
+            number, p = where(state, slot)
+            out += self._deliver(self.relay.receive(seat, self.bots[seat].reveal(number, [p])))
+        return out + self._act(seat, encoded)

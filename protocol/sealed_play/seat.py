@@ -1,0 +1,175 @@
+"""A seat of a sealed table, sans-IO: its own engine instance beside its `SeatDriver`.
+
+It learns its cards from the openings, works out its own legal moves and view (the classic
+view of its seat, so a screen or a bot plays it unchanged), sends a card it plays as the
+engine's sealed action after the `reveal` step that shows the card to everyone, and applies
+every move the host says it applied (`seal_acted`) to its own engine, checking a played card
+against what the reveal showed. Once the game is scored it publishes its secrets and its
+transcript's digest, and when every seat's are in it runs the audit and says its verdict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from netcards.action import Action
+from netcards.errors import GameError
+from netcards.game import TableConfig
+from netcards.sealed_game import SealedGame
+from protocol.sealed.errors import Caught, Finding
+from protocol.sealed.group import SCALAR_BYTES, RandomBytes
+from protocol.sealed.messages import SealAct, SealActed, SealKey, SealMessage, SealStep
+from protocol.sealed.round_driver import SeatDriver
+from protocol.sealed.shuffle import SeatSecrets
+from protocol.sealed.signing import verify
+from protocol.sealed_play.audit import audit_game, describe
+from protocol.sealed_play.progress import HOST, GameMirror, where
+
+
+def secrets_body(driver: SeatDriver) -> dict[str, Any]:
+    """A seat's `secrets` step body: its digest, then its secrets of every round in order."""
+    assert driver.transcript is not None
+    kept = [driver.rounds[n].secrets for n in sorted(driver.rounds)]
+    return {
+        "digest": driver.transcript.digest,
+        "masks": [s.mask.to_bytes(SCALAR_BYTES, "big") for s in kept],
+        "permutations": [list(s.permutation) for s in kept],
+        "rekeys": [[y.to_bytes(SCALAR_BYTES, "big") for y in s.rekeys] for s in kept],
+    }
+
+
+def secrets_of(body: Mapping[str, Any]) -> list[SeatSecrets]:
+    return [
+        SeatSecrets(
+            int.from_bytes(m, "big"),
+            tuple(perm),
+            tuple(int.from_bytes(y, "big") for y in ys),
+        )
+        for m, perm, ys in zip(body["masks"], body["permutations"], body["rekeys"], strict=False)
+    ]
+
+
+class SealedSeat:
+    def __init__(
+        self,
+        engine: SealedGame,
+        config: TableConfig,
+        public_seed: bytes,
+        seat: int,
+        random_bytes: RandomBytes,
+    ) -> None:
+        self.engine, self.config, self.public_seed, self.seat = engine, config, public_seed, seat
+        self.driver = SeatDriver(seat, HOST, random_bytes)
+        self.mirror = GameMirror(engine, engine.setup(config, public_seed))
+        self.actions: list[tuple[int, dict[str, Any]]] = []
+        self.secrets: dict[int, list[SeatSecrets]] = {}
+        self.digests: dict[int, bytes] = {}
+        self._published = False
+        self.finding: Finding | None = None
+        self.verdict: str | None = None
+
+    @property
+    def state(self) -> Any:
+        return self.mirror.state
+
+    def hello(self) -> SealKey:
+        return self.driver.hello()
+
+    # -- what a screen or a bot reads --------------------------------------------------------
+
+    def view(self) -> dict[str, Any]:
+        return self.engine.view(self.state, self.seat, self.mirror.knowledge)
+
+    def legal_actions(self) -> list[Action]:
+        """This seat's moves now (sealed actions), none while a step is still to be done."""
+        return self.engine.legal_actions(self.state, self.seat, self.mirror.knowledge)
+
+    def act(self, action: Action) -> list[SealMessage]:
+        """What to send for `action` (classic or sealed): a card played is shown first."""
+        sealed = self.engine.seal_action(self.state, self.seat, action, self.mirror.knowledge)
+        data = self.engine.codec.encode(sealed)
+        slot = data.get("slot")
+        out: list[SealMessage] = []
+        if isinstance(slot, int):
+            number, p = where(self.state, slot)
+            out.append(self.driver.reveal(number, [p]))
+        out.append(SealAct(data))
+        return out
+
+    # -- messages from the host -----------------------------------------------------------------
+
+    def receive(self, msg: SealMessage) -> list[SealMessage]:
+        """A message from the host; what to send back. `Caught` names a cheat (the host as
+        `HOST`)."""
+        if isinstance(msg, SealActed):
+            self._acted(msg)
+            out: list[SealMessage] = []
+        elif isinstance(msg, SealStep) and msg.kind == "secrets":
+            self._secrets(msg)
+            out = []
+        else:
+            out = self.driver.receive(msg)
+        self._catch_up()
+        if self.engine.outcome(self.state) is not None and not self._published:
+            self._published = True
+            out.append(self.driver.sign("secrets", secrets_body(self.driver), 0))
+        return out
+
+    def _catch_up(self) -> None:
+        rounds = {n: r.round for n, r in self.driver.rounds.items()}
+        revealed = {n: r.revealed for n, r in self.driver.rounds.items()}
+
+        def own(seat: int, number: int, p: int) -> int | None:
+            return self.driver.rounds[number].hand.get(p) if seat == self.seat else None
+
+        self.mirror.catch_up(rounds, revealed, own)
+
+    def _acted(self, msg: SealActed) -> None:
+        if msg.seq != len(self.actions) + 1:
+            raise Caught(HOST, "out_of_turn", f"move {msg.seq} after move {len(self.actions)}")
+        try:
+            action = self.engine.codec.decode(dict(msg.action))
+            data = self.engine.codec.encode(action)
+            slot = data.get("slot")
+            if isinstance(slot, int):
+                number, p = where(self.state, slot)
+                shown = (
+                    self.driver.rounds[number].revealed.get(p)
+                    if number in self.driver.rounds
+                    else None
+                )
+                if shown != data.get("card"):
+                    raise Caught(HOST, "false_claim", "applied a card that slot did not show")
+            self.mirror.events += self.engine.apply(
+                self.state, msg.seat, action, self.mirror.knowledge
+            )
+        except GameError as exc:
+            raise Caught(HOST, "illegal", f"applied move {msg.seq}: {exc}") from None
+        self.actions.append((msg.seat, dict(msg.action)))
+
+    def _secrets(self, msg: SealStep) -> None:
+        assert self.driver.table is not None
+        step = verify(msg.signed(self.driver.table), self.driver.keys, HOST)
+        if step.seat in self.secrets:
+            raise Caught(HOST, "replayed", f"seat {step.seat}'s secrets a second time")
+        self.secrets[step.seat] = secrets_of(step.body)
+        self.digests[step.seat] = step.body["digest"]
+        if set(self.secrets) >= set(self.driver.keys):
+            self._audit()
+
+    def _audit(self) -> None:
+        assert self.driver.transcript is not None
+        outcome = self.engine.outcome(self.state)
+        self.finding = audit_game(
+            self.engine,
+            self.config,
+            self.public_seed,
+            {n: r.round for n, r in self.driver.rounds.items()},
+            self.secrets,
+            self.digests,
+            self.driver.transcript.digest,
+            self.actions,
+            None if outcome is None else outcome.to_data(),
+        )
+        self.verdict = describe(self.finding)

@@ -1,0 +1,44 @@
+"""Which titles a table may be sealed for, and that a sealed table never deals the classic way."""
+
+from __future__ import annotations
+
+import pytest
+
+from netcards.errors import BadConfig
+from netcards.games.via_gladiola.sealed import SealedVGState, SealedViaGladiola
+from netcards.sealed_cards import is_slot
+from netcards.sealed_game import has_sealed_engine, public_seed, sealed_engine
+from netcards.table import Table
+
+
+def test_via_gladiola_has_a_sealed_engine_and_the_others_not_yet() -> None:
+    assert isinstance(sealed_engine("via-gladiola"), SealedViaGladiola)
+    assert has_sealed_engine("via-gladiola")
+    for title in ("velonimo", "auf-achse"):
+        assert not has_sealed_engine(title)
+        with pytest.raises(BadConfig, match=f"'{title}' cannot be played sealed yet"):
+            sealed_engine(title)
+
+
+def test_a_sealed_table_only_for_a_title_with_a_sealed_engine() -> None:
+    with pytest.raises(BadConfig):
+        Table.create("velonimo", 3, {}, name="t", host_part=b"\0" * 32, sealed=True)
+    table = Table.create("via-gladiola", 2, {}, name="t", host_part=b"\0" * 32, sealed=True)
+    with pytest.raises(BadConfig):
+        table.reconfigure("velonimo", 3, {})
+    assert table.game.id == "via-gladiola" and table.sealed
+    table.reconfigure("via-gladiola", 3, {})  # the same title, other seats: still sealed
+    assert table.sealed and table.config.players == 3
+
+
+def test_a_sealed_table_starts_without_dealing_a_card() -> None:
+    """The host's table holds slots in every hidden place: the cards are the sealing rounds'."""
+    table = Table.create("via-gladiola", 2, {}, name="t", host_part=b"\1" * 32, sealed=True)
+    table.add_bot("random", 0)
+    table.add_bot("random", 1)
+    assert table.start_problem() is None
+    table.start()
+    assert isinstance(table.state, SealedVGState) and table.phase == "playing"
+    assert all(is_slot(x) for hand in table.state.hands for x in hand)
+    assert all(is_slot(x) for x in table.state.draw)
+    assert table.seed == public_seed(table.commit, {})

@@ -1,0 +1,282 @@
+"""A sealed Via Gladiola table played over real loopback sockets with the shipped `TableClient`:
+the host seats bots it plays in memory, each player's client runs its own engine and seat, and
+at the end every client audits the game and says `deal verified`."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import os
+import random
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from netcards.games.via_gladiola.sealed import SealedViaGladiola, SealedWalk
+from netcards.table import Table
+from protocol.client import (
+    Failed,
+    GameStarted,
+    HostRefused,
+    SeatTaken,
+    TableClient,
+    ViewChanged,
+)
+from protocol.host import HostSettings, TableHost
+from protocol.identity import IdentityKey
+from protocol.known_hosts import KnownHosts
+from protocol.messages import Sealed
+from protocol.sealed.messages import SealAct, SealMessage, SealStep, encode
+from protocol.sealed.round_driver import Outgoing
+from protocol.sealed_play.host import SealedHost
+from protocol.table_session.sealed_play import SealedPlay
+from tests.protocol.test_sealed_game_knowledge import BOT, HUMAN, hidden_hand, search
+
+ENGINE = SealedViaGladiola()
+
+
+async def play(client: TableClient, rng: random.Random) -> None:
+    """A player who readies and then makes a random legal move whenever it is asked to."""
+    while client.sealed_verdict is None:
+        notice = await asyncio.wait_for(client.updates.get(), 30)
+        if isinstance(notice, Failed):
+            return
+        if isinstance(notice, SeatTaken):
+            await client.set_ready(True)
+        if isinstance(notice, ViewChanged) and client.my_turn:
+            legal = client.legal_actions()
+            if legal:
+                await client.act(rng.choice(legal))
+
+
+async def sealed_game(
+    tmp_path: Path, players: int, bots: list[int]
+) -> tuple[Table, TableHost, list[TableClient]]:
+    table = Table.create(
+        "via-gladiola", players, {}, name="t", host_part=os.urandom(32), sealed=True
+    )
+    for seat in bots:
+        table.add_bot("random", seat)
+    server = TableHost(table, IdentityKey.generate(os.urandom), settings=HostSettings())
+    port = await server.start()
+    clients = [
+        TableClient(f"127.0.0.1:{port}", f"P{i}", KnownHosts(tmp_path / f"hosts{i}"))
+        for i in range(players - len(bots))
+    ]
+    runners = [asyncio.create_task(c.run()) for c in clients]
+    try:
+        rng = random.Random(players)
+        await asyncio.wait_for(asyncio.gather(*(play(c, rng) for c in clients)), 120)
+    finally:
+        for c in clients:
+            await c.leave("done")
+        for r in runners:
+            r.cancel()
+        await server.close()
+    return table, server, clients
+
+
+async def test_an_honest_sealed_game_for_two_is_played_and_verified(tmp_path: Path) -> None:
+    table, _, clients = await sealed_game(tmp_path, 2, bots=[1])
+    assert [c.sealed_verdict for c in clients] == ["deal verified"]
+    assert table.phase == "over"
+    assert clients[0].sealed is not None and clients[0].sealed.actions
+
+
+async def test_an_honest_sealed_game_for_four_is_played_and_verified(tmp_path: Path) -> None:
+    table, _, clients = await sealed_game(tmp_path, 4, bots=[1, 3])
+    assert [c.sealed_verdict for c in clients] == ["deal verified", "deal verified"]
+    assert sorted(c.seat for c in clients) == [0, 2]
+    assert table.phase == "over"
+
+
+# -- what the host could know ----------------------------------------------------------------
+
+
+async def test_the_host_process_can_name_no_card_of_the_players_hand_before_it_is_played(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Everything the host process held (its relay's rounds, its bot's secrets, its engine's
+    knowledge, every sealed message it received) is searched, each time the player is asked to
+    move, for the cards of the player's hand still hidden: none turns up, while the bot's cards
+    (which the host may know) do."""
+    received: list[tuple[int, SealMessage]] = []
+    real = SealedHost.receive
+
+    def recording(self: SealedHost, sender: int, msg: SealMessage) -> list[Outgoing]:
+        received.append((sender, msg))
+        return real(self, sender, msg)
+
+    monkeypatch.setattr(SealedHost, "receive", recording)
+    table = Table.create("via-gladiola", 2, {}, name="t", host_part=os.urandom(32), sealed=True)
+    table.add_bot("random", BOT)
+    server = TableHost(table, IdentityKey.generate(os.urandom), settings=HostSettings())
+    port = await server.start()
+    ann = TableClient(f"127.0.0.1:{port}", "Ann", KnownHosts(tmp_path / "hosts"))
+    runner = asyncio.create_task(ann.run())
+    rng = random.Random(7)
+    searched = 0
+    try:
+        while ann.sealed_verdict is None:
+            notice = await asyncio.wait_for(ann.updates.get(), 30)
+            if isinstance(notice, SeatTaken):
+                await ann.set_ready(True)
+            if isinstance(notice, ViewChanged) and ann.my_turn and ann.legal_actions():
+                if searched < 2 and len(server.session.sealed_host.actions) >= 4 * searched:
+                    host = server.session.sealed_host
+                    seen = SimpleNamespace(host=host, seats={HUMAN: ann.sealed}, to_host=received)
+                    hidden = hidden_hand(seen)  # type: ignore[arg-type]
+                    found = search(seen, {})  # type: ignore[arg-type]
+                    assert hidden and not found & set(hidden.values())
+                    assert set(host.mirror.knowledge.cards.values()).isdisjoint(hidden.values())
+                    bots = {
+                        c for kept in host.bots[BOT].rounds.values() for c in kept.hand.values()
+                    }
+                    assert bots <= found
+                    searched += 1
+                await ann.act(rng.choice(ann.legal_actions()))
+    finally:
+        await ann.leave("done")
+        runner.cancel()
+        await server.close()
+    assert searched == 2 and ann.sealed_verdict == "deal verified"
+
+
+# -- cheats, named ----------------------------------------------------------------------------
+
+
+async def test_a_client_that_claims_a_card_its_slot_does_not_hold_is_refused_and_named(
+    tmp_path: Path,
+) -> None:
+    table = Table.create("via-gladiola", 2, {}, name="t", host_part=os.urandom(32), sealed=True)
+    table.add_bot("random", BOT)
+    server = TableHost(table, IdentityKey.generate(os.urandom), settings=HostSettings())
+    port = await server.start()
+    cheat = TableClient(f"127.0.0.1:{port}", "Cheat", KnownHosts(tmp_path / "hosts"))
+    runner = asyncio.create_task(cheat.run())
+    refusal: HostRefused | None = None
+    try:
+        while refusal is None:
+            notice = await asyncio.wait_for(cheat.updates.get(), 30)
+            if isinstance(notice, SeatTaken):
+                await cheat.set_ready(True)
+            if isinstance(notice, HostRefused):
+                refusal = notice
+            if isinstance(notice, ViewChanged) and cheat.my_turn and cheat.sealed is not None:
+                seat = cheat.sealed
+                walks = [a for a in seat.legal_actions() if isinstance(a, SealedWalk)]
+                if not walks:
+                    await cheat.act({"kind": "rest"})
+                    continue
+                walk = walks[0]
+                other = next(c for c in seat.view()["hand"] if c != walk.card)
+                reveal, _ = seat.act(walk)
+                claimed = SealAct(ENGINE.codec.encode(SealedWalk(walk.slot, other)))
+                cheat.awaiting = True
+                await cheat._send(Sealed(encode(reveal)))
+                await cheat._send(Sealed(encode(claimed)))
+                moves = len(server.session.sealed_host.actions)
+        said = [n for n in cheat.notices if n.code == "cheated"]
+        while not said:
+            notice = await asyncio.wait_for(cheat.updates.get(), 30)
+            said = [n for n in cheat.notices if n.code == "cheated"]
+    finally:
+        await cheat.leave("done")
+        runner.cancel()
+        await server.close()
+    assert refusal.code == "cheated" and "false_claim" in refusal.text
+    assert said[0].args["seat"] == HUMAN and said[0].args["kind"] == "false_claim"
+    assert len(server.session.sealed_host.actions) == moves, "the claimed move was not applied"
+
+
+async def test_a_host_that_alters_a_relayed_step_is_named_by_the_client(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = SealedPlay._sealed_send
+
+    def altering(self: SealedPlay, out: list[Outgoing]) -> None:
+        changed = []
+        for to, msg in out:
+            if isinstance(msg, SealStep) and msg.kind == "rekey" and msg.seat == BOT:
+                elements = list(msg.body["elements"])
+                elements[0], elements[1] = elements[1], elements[0]
+                changed.append(
+                    (to, dataclasses.replace(msg, body={**msg.body, "elements": elements}))
+                )
+            else:
+                changed.append((to, msg))
+        real(self, changed)
+
+    monkeypatch.setattr(SealedPlay, "_sealed_send", altering)
+    _, _, clients = await sealed_game(tmp_path, 2, bots=[BOT])
+    verdict = clients[0].sealed_verdict
+    assert verdict is not None and verdict.startswith("deal NOT verified: the host: forged")
+    problems = clients[0].verdict.problems if clients[0].verdict else []
+    assert len(problems) == 1 and problems[0].startswith("the host: forged")
+
+
+async def test_a_dropped_player_is_waited_for_and_named_with_no_stand_in(tmp_path: Path) -> None:
+    table = Table.create("via-gladiola", 3, {}, name="t", host_part=os.urandom(32), sealed=True)
+    table.add_bot("random", 2)
+    server = TableHost(table, IdentityKey.generate(os.urandom), settings=HostSettings(grace=0.0))
+    port = await server.start()
+    ann, bob = (
+        TableClient(f"127.0.0.1:{port}", name, KnownHosts(tmp_path / name)) for name in "AB"
+    )
+    runners = [asyncio.create_task(c.run()) for c in (ann, bob)]
+    try:
+
+        async def dealt(c: TableClient) -> None:
+            while c.sealed is None or c.view is None:
+                notice = await asyncio.wait_for(c.updates.get(), 30)
+                if isinstance(notice, SeatTaken):
+                    await c.set_ready(True)
+
+        await asyncio.gather(dealt(ann), dealt(bob))
+        await bob.leave("gone")
+        waiting: list[Any] = []
+        while not waiting:
+            await asyncio.wait_for(ann.updates.get(), 30)
+            waiting = [n for n in ann.notices if n.code == "waiting"]
+        assert waiting[0].args == {"seat": bob.seat, "name": "B"}
+        assert bob.seat is not None and not table.seats[bob.seat].stand_in
+        await asyncio.sleep(0.3)  # the grace (none here) is over: still nobody plays for Bob
+        assert not table.seats[bob.seat].stand_in
+        assert all(seat == 2 for seat, _ in server.session.sealed_host.actions)
+    finally:
+        await ann.leave("done")
+        for r in runners:
+            r.cancel()
+        await server.close()
+
+
+async def test_a_move_while_the_deal_is_being_sealed_is_refused_as_step_pending(
+    tmp_path: Path,
+) -> None:
+    """The move goes out right after `start`, before this client has even seen round 0 begin:
+    the host, which takes a link's messages in order, has the round still to seal."""
+    table = Table.create(
+        "via-gladiola", 2, {"first_player": 0}, name="t", host_part=os.urandom(32), sealed=True
+    )
+    table.add_bot("random", BOT)
+    server = TableHost(table, IdentityKey.generate(os.urandom), settings=HostSettings())
+    port = await server.start()
+    ann = TableClient(f"127.0.0.1:{port}", "Ann", KnownHosts(tmp_path / "hosts"))
+    runner = asyncio.create_task(ann.run())
+    try:
+        while True:
+            notice = await asyncio.wait_for(ann.updates.get(), 30)
+            if isinstance(notice, SeatTaken):
+                await ann.set_ready(True)
+            if isinstance(notice, GameStarted):
+                await ann._send(Sealed(encode(SealAct({"kind": "rest"}))))
+            if isinstance(notice, HostRefused):
+                break
+        assert notice.code == "step_pending" and not notice.fatal
+        assert server.session.sealed_host.actions == []
+    finally:
+        await ann.leave("done")
+        runner.cancel()
+        await server.close()

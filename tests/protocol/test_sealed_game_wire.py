@@ -1,0 +1,193 @@
+"""A whole sealed game of Via Gladiola as messages: the host (its engine, the relay, its bots'
+seats) and each remote seat (its engine beside its seat driver), every message through the
+sealed encoder, msgpack and the strict decoder. An honest game ends with every program saying
+`deal verified`; a seat that claims a card its slot does not hold is refused and named; a host
+that alters a step it relays is named by the seats."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections import deque
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pytest
+
+from netcards.action import Action
+from netcards.games.via_gladiola import GAME
+from netcards.games.via_gladiola.actions import Rest
+from netcards.games.via_gladiola.sealed import SealedViaGladiola, SealedWalk
+from netcards.sealed_cards import StepPending
+from protocol.sealed.errors import Caught
+from protocol.sealed.messages import SealAct, SealMessage, SealStep, decode, encode
+from protocol.sealed.round_driver import Outgoing
+from protocol.sealed_play.host import SealedHost
+from protocol.sealed_play.progress import HOST
+from protocol.sealed_play.seat import SealedSeat
+from protocol.wire import pack, unpack
+from tests.protocol.sealed_table import stream
+
+ENGINE = SealedViaGladiola()
+SEED = b"s" * 32
+
+
+def wire(msg: SealMessage) -> SealMessage:
+    return decode(unpack(pack(encode(msg))))
+
+
+def bot(rng: random.Random) -> Callable[[int, dict[str, Any], list[Action]], Action]:
+    def choose(seat: int, view: dict[str, Any], legal: list[Action]) -> Action:
+        return rng.choice(legal)
+
+    return choose
+
+
+Tamper = Callable[[int, SealMessage], SealMessage]
+
+
+class Table:
+    def __init__(self, players: int, humans: Sequence[int], seed: int = 1) -> None:
+        config = GAME.make_config(players, {})
+        rng = random.Random(seed)
+        bots = {s: bot(rng) for s in range(players) if s not in humans}
+        self.host = SealedHost(
+            ENGINE, config, SEED, b"table", b"game 1", bots, stream(b"host %d" % seed)
+        )
+        self.seats = {
+            s: SealedSeat(ENGINE, config, SEED, s, stream(b"seat %d %d" % (s, seed)))
+            for s in humans
+        }
+        self.rng = rng
+        self.tamper: Tamper = lambda to, msg: msg
+        self.to_host: list[tuple[int, SealMessage]] = []
+        """Every message the host received, as it received it."""
+
+    def send(self, seat: int, msgs: Sequence[SealMessage]) -> None:
+        queue: deque[Outgoing] = deque()
+        for msg in msgs:
+            self.to_host.append((seat, wire(msg)))
+            queue.extend(self.host.receive(seat, wire(msg)))
+        self.run(queue)
+
+    def run(self, queue: deque[Outgoing]) -> None:
+        while queue:
+            to, msg = queue.popleft()
+            for reply in self.seats[to].receive(wire(self.tamper(to, msg))):
+                self.to_host.append((to, wire(reply)))
+                queue.extend(self.host.receive(to, wire(reply)))
+
+    def start(self) -> None:
+        for s, seat in self.seats.items():
+            self.send(s, [seat.hello()])
+        assert self.host.ready_to_start()
+        self.run(deque(self.host.start()))
+
+    def play(self, choose: Callable[[int, list[Action]], Action] | None = None) -> None:
+        while self.host.outcome is None:
+            movers = [s for s, seat in self.seats.items() if seat.legal_actions()]
+            assert movers, "nobody can move and the game is not over"
+            s = movers[0]
+            legal = self.seats[s].legal_actions()
+            action = choose(s, legal) if choose else self.rng.choice(legal)
+            self.send(s, self.seats[s].act(action))
+
+
+@pytest.mark.parametrize(("players", "humans"), [(2, [0]), (4, [0, 2]), (3, [0, 1, 2])])
+def test_an_honest_sealed_game_is_played_and_verified_everywhere(
+    players: int, humans: list[int]
+) -> None:
+    table = Table(players, humans)
+    table.start()
+    table.play()
+    host_state = table.host.state.to_data()
+    for seat in table.seats.values():
+        assert seat.state.to_data() == host_state
+        assert seat.verdict == "deal verified"
+    assert table.host.verdict == "deal verified"
+    # Every seat published the digest of exactly the steps the relay relayed: none came later.
+    assert set(table.host.digests.values()) == {table.host.relay.transcript.digest}
+    assert len(table.host.relay.rounds) >= 1
+    # The host's engine knew the cards revealed to everyone and its bots' hands, nothing else.
+    ledger = table.host.state.ledger
+    bots_slots = {
+        ledger.rounds[n].first + p
+        for driver in table.host.bots.values()
+        for n, kept in driver.rounds.items()
+        for p in kept.hand
+    }
+    assert set(table.host.mirror.knowledge.cards) <= set(ledger.revealed) | bots_slots
+
+
+def test_a_move_while_a_step_is_pending_is_refused() -> None:
+    table = Table(2, [0, 1])
+    for s, seat in table.seats.items():
+        table.send(s, [seat.hello()])
+    table.host.start()  # round 0 begun, its steps not delivered
+    with pytest.raises(StepPending):
+        table.host.receive(table.host.state.current, wire(SealAct({"kind": "rest"})))
+
+
+def test_a_seat_that_claims_a_card_its_slot_does_not_hold_is_refused_and_named() -> None:
+    for seed in range(20):
+        table = Table(2, [0, 1], seed)
+        table.start()
+        s = table.host.state.current
+        walks = [a for a in table.seats[s].legal_actions() if isinstance(a, SealedWalk)]
+        hand = table.seats[s].view()["hand"]
+        if walks:
+            break
+    walk = walks[0]
+    other = next(c for c in hand if c != walk.card)
+    seat = table.seats[s]
+    reveal, _ = seat.act(walk)
+    with pytest.raises(Caught) as caught:
+        table.send(s, [reveal, SealAct(ENGINE.codec.encode(SealedWalk(walk.slot, other)))])
+    assert (caught.value.seat, caught.value.kind) == (s, "false_claim")
+    assert table.host.actions == []
+
+
+def test_a_host_that_alters_a_relayed_step_is_named_by_the_seats() -> None:
+    table = Table(2, [0])
+
+    def alter(to: int, msg: SealMessage) -> SealMessage:
+        if isinstance(msg, SealStep) and msg.kind == "rekey" and msg.seat == 1:
+            elements = list(msg.body["elements"])
+            elements[0], elements[1] = elements[1], elements[0]
+            return dataclasses.replace(msg, body={**msg.body, "elements": elements})
+        return msg
+
+    table.tamper = alter
+    with pytest.raises(Caught) as caught:
+        table.start()
+    assert (caught.value.seat, caught.value.kind) == (HOST, "forged")
+
+
+def test_games_that_reshuffle_are_verified_too() -> None:
+    """Resting often drains the pile: days get reshuffled, so rounds after round 0 are sealed
+    and round-0 cards are played after them."""
+    reshuffled = 0
+    for seed in range(6):
+        table = Table(2, [0, 1], seed)
+        table.start()
+
+        def lazy(s: int, legal: list[Action], rng: random.Random = table.rng) -> Action:
+            rests = [a for a in legal if isinstance(a, Rest)]
+            return rests[0] if rests and rng.random() < 0.5 else rng.choice(legal)
+
+        table.play(lazy)
+        reshuffled += len(table.host.relay.rounds) - 1
+        assert all(seat.verdict == "deal verified" for seat in table.seats.values())
+    assert reshuffled > 0
+
+
+def test_a_seat_that_publishes_secrets_it_did_not_play_with_is_named_by_every_audit() -> None:
+    table = Table(3, [0, 1, 2])
+    table.start()
+    kept = table.seats[1].driver.rounds[0]
+    kept.secrets = dataclasses.replace(kept.secrets, mask=kept.secrets.mask + 1)
+    table.play()
+    for seat in table.seats.values():
+        assert seat.finding is not None and seat.finding.seat == 1
+        assert seat.verdict is not None and seat.verdict.startswith("deal NOT verified: seat 2:")
+    assert table.host.finding is not None and table.host.finding.seat == 1
