@@ -96,12 +96,16 @@ def test_a_host_who_leaves_tells_the_player_at_once_with_the_results_so_far(
         screen = tmux.wait_for("bea", "The host closed the table. Results so far:", 10)
         told_after = time.monotonic() - left
         tmux.wait_for("bea", "deal verified")
+        host_results = tmux.wait_for("host", "You closed the table. Results so far:")
+        tmux.wait_for("host", "deal verified")
+        tmux.keys("host", "m")
         host_screen = tmux.wait_for("host", "Host a table")
     finally:
         tmux.close()
     assert told_after < 5, "the player is told at once"
     assert "Bea (you)" in screen and "Host" in screen
-    for shown in (screen, host_screen):
+    assert "Host (you)" in host_results and "Bea" in host_results, "the host sees them too"
+    for shown in (screen, host_results, host_screen):
         assert "Connection lost" not in shown and "not sent" not in shown
 
 
