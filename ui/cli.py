@@ -433,7 +433,8 @@ def _ssh_door_options(args: argparse.Namespace) -> Any:
 
 
 def _check_sealed(args: argparse.Namespace, game_id: str) -> None:
-    """--sealed for a title without a sealed engine is refused in one line, before anything opens."""
+    """--sealed for a title without a sealed engine is refused in one line, before anything opens;
+    so is a turn clock, whose bot could not play a sealed seat (only its player holds its keys)."""
     if args.sealed:
         from netcards.sealed_game import sealed_engine
 
@@ -441,6 +442,11 @@ def _check_sealed(args: argparse.Namespace, game_id: str) -> None:
             sealed_engine(game_id)
         except BadConfig as exc:
             raise UsageError(str(exc)) from None
+        if getattr(args, "turn_clock", 0):
+            raise UsageError(
+                "a sealed table has no turn clock: no bot can play a sealed seat's turn, only "
+                "its player holds its keys"
+            )
 
 
 def _host(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:

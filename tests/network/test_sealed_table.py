@@ -280,3 +280,44 @@ async def test_a_move_while_the_deal_is_being_sealed_is_refused_as_step_pending(
         await ann.leave("done")
         runner.cancel()
         await server.close()
+
+
+async def test_a_spectator_at_a_sealed_table_breaks_nothing_and_sees_no_hand(
+    tmp_path: Path,
+) -> None:
+    """A spectator who comes in during a sealed game: the game goes on to its verified end, and
+    nothing it was sent names a card of a hand (the host has none to give)."""
+    table = Table.create("via-gladiola", 2, {}, name="t", host_part=os.urandom(32), sealed=True)
+    table.add_bot("random", 1)
+    server = TableHost(table, IdentityKey.generate(os.urandom), settings=HostSettings())
+    port = await server.start()
+    player = TableClient(f"127.0.0.1:{port}", "P0", KnownHosts(tmp_path / "hosts0"))
+    said: list[Any] = []
+    eve = TableClient(
+        f"127.0.0.1:{port}",
+        "Eve",
+        KnownHosts(tmp_path / "eve"),
+        spectator=True,
+        trace=said.append,
+    )
+    runners = [asyncio.create_task(player.run())]
+    try:
+        rng = random.Random(7)
+        game = asyncio.create_task(play(player, rng))
+        while not player.sealed or not player.sealed.actions:
+            await asyncio.sleep(0.05)
+            assert not game.done() or game.exception() is None
+        runners.append(asyncio.create_task(eve.run()))
+        await asyncio.wait_for(game, 120)
+    finally:
+        await player.leave("done")
+        await eve.leave("done")
+        for r in runners:
+            r.cancel()
+        await server.close()
+    assert player.sealed_verdict == "deal verified"
+    assert table.phase == "over"
+    kinds = {type(m).__name__ for m in said}
+    assert "Seated" in kinds, f"the spectator was let in during the game: {kinds}"
+    text = repr(said)
+    assert "'hand': [" not in text.replace("'hand': []", ""), "no hand reached the spectator"
