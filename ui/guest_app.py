@@ -51,6 +51,9 @@ class GuestApp(NetcardsApp):
 
     ENABLE_COMMAND_PALETTE = False
     writes_files = False
+    through_the_door = True
+    """The guest's program runs on the host's machine: a sealed table's lobby must not tell
+    them the host cannot see their cards."""
 
     def on_mount(self, event: events.Mount | None = None) -> None:
         if event is not None:

@@ -211,3 +211,32 @@ def test_outside_textual_a_guest_s_error_is_one_line_too(monkeypatch: pytest.Mon
         sys.excepthook(type(exc), exc, exc.__traceback__)
     assert err.getvalue() == CRASHED + "\n"
     assert not logging.getLogger("asyncio").propagate
+
+
+@pytest.mark.parametrize("guest", [True, False])
+async def test_a_sealed_table_s_lobby_tells_a_door_guest_their_cards_are_not_sealed_from_the_host(
+    guest: bool,
+) -> None:
+    """A guest's program runs on the host's machine, which holds that guest's secrets: the
+    promise a sealed lobby makes to a player on their own machine would be false for them."""
+    from ui.app import make_app
+
+    table = Table.create("via-gladiola", 3, {}, name="Club", host_part=os.urandom(32), sealed=True)
+    table.add_bot("heuristic", 1)
+    host = TableHost(table, IdentityKey(os.urandom(32)), settings=HostSettings())
+    await host.start()
+    address = f"127.0.0.1:{host.port}"
+    KnownHosts(config_dir() / "known_hosts").remember(address, host.identity.public_key)
+    settings, plan = UserSettings(name="Ann"), JoinPlan(address)
+    app = make_guest_app(settings, plan, None) if guest else make_app(settings=settings, join=plan)
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await wait_until(pilot, lambda: "Ann (you)" in screen_text(app), seconds=30)
+            text = " ".join(screen_text(app).split())
+            if guest:
+                assert "your cards are not sealed from the host" in text, text
+                assert "the host included, sees your cards" not in text
+            else:
+                assert "Sealed table: nobody, the host included, sees your cards." in text, text
+    finally:
+        await host.close()

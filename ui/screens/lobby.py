@@ -142,7 +142,15 @@ class LobbyScreen(Screen[None]):
             title.append("\n" + self.join_line())
         if lobby.password:
             title.append("\n" + _("This table has a password."), style="dim")
-        if lobby.sealed:
+        if lobby.sealed and getattr(self.app, "through_the_door", False):
+            title.append(
+                "\n"
+                + _(
+                    "Sealed table, but you play through the host's SSH door, on the host's "
+                    "machine: your cards are not sealed from the host."
+                )
+            )
+        elif lobby.sealed:
             title.append("\n" + _("Sealed table: nobody, the host included, sees your cards."))
         if lobby.turn_clock_ms:
             title.append(
