@@ -99,10 +99,11 @@ async def test_the_variant_s_checkbox_text_is_whole_at_80_columns(language: str)
             await wait_until(pilot, lambda: type(app.screen).__name__ == "HostSetupScreen")
             screen: Any = app.screen
             screen.query_one("#game", Select).value = "via-gladiola"
-            await pilot.pause(0.3)
+            # The game's options are built anew, then the form scrolls to the focused box: both
+            # take a moment on a loaded machine, so wait for each rather than for a fixed time.
+            await wait_until(pilot, lambda: bool(screen.query("#opt-variant_last_card")))
             screen.query_one("#opt-variant_last_card").focus()
-            await pilot.pause(0.3)
             spec = next(s for s in get_game("via-gladiola").option_specs if s.kind == "bool")
-            assert i18n._(spec.help) in screen_text(app)
+            await wait_until(pilot, lambda: i18n._(spec.help) in screen_text(app))
     finally:
         i18n.use("en")
