@@ -1,5 +1,8 @@
 """A sealing round as each party runs it: messages in, messages out, nothing else.
 
+(A little over 500 lines on purpose: the seat's and the relay's halves of one exchange, whose
+checks mirror each other step for step, read best side by side.)
+
 Like h11, these drivers never touch a socket, a clock or a random source: the caller feeds
 them the messages that arrived and sends the ones they return, and a seat's secrets come
 from the `random_bytes` it was given (`os.urandom` at a table, a fixed stream in tests).
