@@ -29,13 +29,13 @@ def test_ten_thousand_repeats_in_one_interval_are_two_lines_with_the_true_count(
     repeats = RepeatedLines(lines.append, "refused", interval=10.0)
     made = []
     for n in range(10_000):
-        repeats.line("10.0.0.1", lambda: made.append(1) or "turned 10.0.0.1 away", 100 + n / 1e4)
-    assert lines == ["turned 10.0.0.1 away"]
+        repeats.line("127.0.0.1", lambda: made.append(1) or "turned 127.0.0.1 away", 100 + n / 1e4)
+    assert lines == ["turned 127.0.0.1 away"]
     assert len(made) == 1, "the text of a counted line is never made"
     repeats.flush(105.0)
     assert len(lines) == 1, "the interval is not over yet"
     repeats.flush(110.5)
-    assert lines[1] == "9999 more refused from 10.0.0.1 in the last 11 s"
+    assert lines[1] == "9999 more refused from 127.0.0.1 in the last 11 s"
     assert len(repeats) == 0
     repeats.flush(200.0, everything=True)
     assert len(lines) == 2, "a count is said once"
@@ -46,23 +46,23 @@ def test_a_steady_flood_costs_at_most_two_lines_an_interval_and_every_one_is_cou
     repeats = RepeatedLines(lines.append, "refused", interval=10.0)
     seconds, rate = 600, 50
     for n in range(seconds * rate):
-        repeats.line("10.0.0.1", lambda: "turned 10.0.0.1 away", n / rate)
+        repeats.line("127.0.0.1", lambda: "turned 127.0.0.1 away", n / rate)
         repeats.flush(n / rate)
     repeats.flush(seconds, everything=True)
     assert len(lines) <= 2 * (seconds / 10 + 1)
-    assert counted(lines, "10.0.0.1") == seconds * rate
+    assert counted(lines, "127.0.0.1") == seconds * rate
 
 
 def test_addresses_are_counted_apart_and_memory_is_bounded() -> None:
     lines: list[str] = []
     repeats = RepeatedLines(lines.append, "refused", interval=10.0, max_keys=3)
     for n in range(1000):
-        key = f"10.0.0.{n % 5}"
+        key = f"127.0.0.{n % 5}"
         repeats.line(key, lambda key=key: f"turned {key} away", n / 1000)  # type: ignore[misc]
         assert len(repeats) <= 3
     repeats.flush(1.0, everything=True)
-    assert sum(counted(lines, f"10.0.0.{k}") for k in range(5)) == 1000
-    assert all(counted(lines, f"10.0.0.{k}") == 200 for k in range(5))
+    assert sum(counted(lines, f"127.0.0.{k}") for k in range(5)) == 1000
+    assert all(counted(lines, f"127.0.0.{k}") == 200 for k in range(5))
 
 
 def test_a_quiet_key_is_summarised_by_the_next_flush_not_left_uncounted() -> None:

@@ -257,14 +257,14 @@ def test_an_address_that_guessed_wrong_too_often_is_turned_away_at_the_door() ->
         table, settings=HostSettings(), random_bytes=randomness(7), password_protected=True
     )
     for _ in range(4):
-        session.password_judged("10.0.0.9", False, 100.0)
-    arrival = session.arrive("10.0.0.9", "10.0.0.9:5000", 100.5)
+        session.password_judged("127.0.0.9", False, 100.0)
+    arrival = session.arrive("127.0.0.9", "127.0.0.9:5000", 100.5)
     assert arrival.number is None and arrival.refusal is not None
     assert arrival.refusal[1] == {"retry_after_ms": 1500}
     assert [type(e).__name__ for e in arrival.effects] == ["Log"]
-    assert "turned 10.0.0.9:5000 away" in arrival.effects[0].line  # type: ignore[union-attr]
+    assert "turned 127.0.0.9:5000 away" in arrival.effects[0].line  # type: ignore[union-attr]
     assert session.members == {}
-    assert session.arrive("10.0.0.9", "10.0.0.9:5001", 102.0).number is not None
+    assert session.arrive("127.0.0.9", "127.0.0.9:5001", 102.0).number is not None
 
 
 def test_the_waiting_room_sheds_the_oldest_idle_connection_of_a_crowding_address() -> None:
