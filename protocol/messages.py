@@ -13,6 +13,7 @@ so that the whole vocabulary of the protocol reads in one place beside `docs/pro
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
@@ -27,6 +28,7 @@ from protocol.schema import (
     Bool,
     Choice,
     Data,
+    Fault,
     Int,
     Kind,
     Opt,
@@ -66,13 +68,20 @@ MESSAGE_TYPES: dict[str, type[Message]] = {}
 M = TypeVar("M", bound=type[Message])
 
 
-def message(cls: M) -> M:
-    """Register a message class under its TYPE (and check its fields are all declared)."""
-    if cls.TYPE in MESSAGE_TYPES:
+def register_in(types: dict[str, Any], cls: M) -> M:
+    """Register a message class in `types` under its TYPE (and check its fields are all
+    declared). Version 3's messages are one registry, a sealing round's (protocol/sealed/)
+    another, so that neither end of a table speaks the other's by mistake."""
+    if cls.TYPE in types:
         raise TypeError(f"two messages share the type {cls.TYPE!r}")
     fields_of(cls)
-    MESSAGE_TYPES[cls.TYPE] = cls
+    types[cls.TYPE] = cls
     return cls
+
+
+def message(cls: M) -> M:
+    """Register a message class of the table's protocol."""
+    return register_in(MESSAGE_TYPES, cls)
 
 
 # -- handshake (plaintext) ----------------------------------------------------------------------
@@ -555,18 +564,70 @@ class Leave(Message):
 # -- the one encoder and decoder --------------------------------------------------------------------
 
 
+Finish = Callable[[type[Message], dict[str, Any], Fault, bool], None]
+"""A registry's last check of a message's values, given its class (may rewrite them)."""
+
+
+def encode_in(
+    types: Mapping[str, type[Message]],
+    msg: Message,
+    *,
+    kind: str = "registered",
+    finish: Finish | None = None,
+) -> dict[str, Any]:
+    """`msg`, of the registry `types`, as the plain map that goes on the wire; invalid fields
+    raise LocalProtocolError."""
+    cls = types.get(getattr(msg, "TYPE", ""))
+    if cls is None or type(msg) is not cls:
+        raise LocalProtocolError(ErrorCode.UNKNOWN_TYPE, f"{msg!r} is not a {kind} message")
+    try:
+        values = dump_fields(fields_of(cls), msg, "")
+        if finish is not None:
+            finish(cls, values, LocalProtocolError, False)
+    except LocalProtocolError as exc:
+        raise LocalProtocolError(exc.code, f"message '{cls.TYPE}': {exc.text}") from None
+    return {"type": cls.TYPE, **values}
+
+
+def decode_in(
+    types: Mapping[str, type[Message]],
+    data: Any,
+    *,
+    kind: str = "",
+    finish: Finish | None = None,
+) -> Message:
+    """A received plain map as its message of the registry `types`; every problem is a
+    RemoteProtocolError naming it."""
+    if type(data) is not dict:
+        raise RemoteProtocolError(
+            ErrorCode.NOT_A_MAP, f"a message must be a map, not {kind_of(data)}"
+        )
+    name = data.get("type")
+    if type(name) is not str:
+        raise RemoteProtocolError(
+            ErrorCode.MISSING_FIELD if name is None else ErrorCode.WRONG_TYPE,
+            "a message needs a string field 'type'",
+        )
+    cls = types.get(name)
+    if cls is None:
+        raise RemoteProtocolError(
+            ErrorCode.UNKNOWN_TYPE, f"unknown {kind}message type {name[:64]!r}"
+        )
+    try:
+        values = load_fields(fields_of(cls), data, "", skip="type")
+        if finish is not None:
+            finish(cls, values, RemoteProtocolError, True)
+    except RemoteProtocolError as exc:
+        raise RemoteProtocolError(exc.code, f"message '{name}': {exc.text}") from None
+    return cls(**values)
+
+
 def encode(msg: Message) -> dict[str, Any]:
     """A message as the plain map that goes on the wire; invalid fields raise LocalProtocolError.
 
     The insides of game payloads are checked by `wire.pack`, once for the whole message.
     """
-    cls = MESSAGE_TYPES.get(getattr(msg, "TYPE", ""))
-    if cls is None or type(msg) is not cls:
-        raise LocalProtocolError(ErrorCode.UNKNOWN_TYPE, f"{msg!r} is not a registered message")
-    try:
-        return {"type": cls.TYPE, **dump_fields(fields_of(cls), msg, "")}
-    except LocalProtocolError as exc:
-        raise LocalProtocolError(exc.code, f"message '{cls.TYPE}': {exc.text}") from None
+    return encode_in(MESSAGE_TYPES, msg)
 
 
 def encode_unchecked(msg: Message) -> dict[str, Any]:
@@ -608,21 +669,4 @@ def _nests_record(kind: Kind) -> bool:
 
 def decode(data: Any) -> Message:
     """A received plain map as its message; every problem is a RemoteProtocolError naming it."""
-    if type(data) is not dict:
-        raise RemoteProtocolError(
-            ErrorCode.NOT_A_MAP, f"a message must be a map, not {kind_of(data)}"
-        )
-    name = data.get("type")
-    if type(name) is not str:
-        raise RemoteProtocolError(
-            ErrorCode.MISSING_FIELD if name is None else ErrorCode.WRONG_TYPE,
-            "a message needs a string field 'type'",
-        )
-    cls = MESSAGE_TYPES.get(name)
-    if cls is None:
-        raise RemoteProtocolError(ErrorCode.UNKNOWN_TYPE, f"unknown message type {name[:64]!r}")
-    try:
-        values = load_fields(fields_of(cls), data, "", skip="type")
-    except RemoteProtocolError as exc:
-        raise RemoteProtocolError(exc.code, f"message '{name}': {exc.text}") from None
-    return cls(**values)
+    return decode_in(MESSAGE_TYPES, data)

@@ -17,9 +17,9 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, TypeVar
 
-from protocol.errors import ErrorCode, LocalProtocolError, RemoteProtocolError
+from protocol.errors import ErrorCode, LocalProtocolError
 from protocol.limits import MAX_SEATS
-from protocol.messages import Message, Phase, Sender
+from protocol.messages import Message, Phase, Sender, decode_in, encode_in, register_in
 from protocol.schema import (
     COUNT,
     KEY32,
@@ -32,8 +32,6 @@ from protocol.schema import (
     Kind,
     Record,
     Seq,
-    dump_fields,
-    fields_of,
     load_fields,
 )
 from protocol.sealed.group import ELEMENT_BYTES, SCALAR_BYTES
@@ -155,11 +153,9 @@ SM = TypeVar("SM", bound=type[SealMessage])
 
 
 def seal_message(cls: SM) -> SM:
-    if cls.TYPE in SEAL_MESSAGE_TYPES:
-        raise TypeError(f"two sealed messages share the type {cls.TYPE!r}")
-    fields_of(cls)
-    SEAL_MESSAGE_TYPES[cls.TYPE] = cls
-    return cls
+    """Register a sealing round's message (their own registry: a table speaks them only inside
+    its `sealed` carrier)."""
+    return register_in(SEAL_MESSAGE_TYPES, cls)
 
 
 @seal_message
@@ -278,55 +274,31 @@ class SealStep(SealMessage):
         return SignedStep(Step(table, self.round, self.kind, self.seat, self.body), self.signature)
 
 
-def _check_body(values: dict[str, Any], fault: Fault, loading: bool) -> dict[str, Any]:
+def _check_body(cls: type[Message], values: dict[str, Any], fault: Fault, loading: bool) -> None:
+    """A step's body, checked once its kind is known (`BODY_FIELDS`)."""
+    if cls is not SealStep:
+        return
     body = values["body"]
     fields = BODY_FIELDS[values["kind"]]
     if loading:
-        return load_fields(fields, body, "body")
+        values["body"] = load_fields(fields, body, "body")
+        return
     names = {name for name, _ in fields}
     if set(body) != names:
         raise LocalProtocolError(
             ErrorCode.MISSING_FIELD,
             f"a {values['kind']} step's body has the fields {sorted(names)}, not {sorted(body)}",
         )
-    return {name: kind.dump(body[name], f"body.{name}") for name, kind in fields}
+    values["body"] = {name: kind.dump(body[name], f"body.{name}") for name, kind in fields}
 
 
 def encode(msg: SealMessage) -> dict[str, Any]:
     """A message as the map that goes on the wire; invalid fields raise LocalProtocolError."""
-    cls = SEAL_MESSAGE_TYPES.get(getattr(msg, "TYPE", ""))
-    if cls is None or type(msg) is not cls:
-        raise LocalProtocolError(ErrorCode.UNKNOWN_TYPE, f"{msg!r} is not a sealed message")
-    try:
-        values = dump_fields(fields_of(cls), msg, "")
-        if cls is SealStep:
-            values["body"] = _check_body(values, LocalProtocolError, False)
-    except LocalProtocolError as exc:
-        raise LocalProtocolError(exc.code, f"message '{cls.TYPE}': {exc.text}") from None
-    return {"type": cls.TYPE, **values}
+    return encode_in(SEAL_MESSAGE_TYPES, msg, kind="sealed", finish=_check_body)
 
 
 def decode(data: Any) -> SealMessage:
     """A received map as its sealed message; every problem is a RemoteProtocolError naming it."""
-    if type(data) is not dict:
-        raise RemoteProtocolError(
-            ErrorCode.NOT_A_MAP, f"a message must be a map, not {kind_of(data)}"
-        )
-    name = data.get("type")
-    if type(name) is not str:
-        raise RemoteProtocolError(
-            ErrorCode.MISSING_FIELD if name is None else ErrorCode.WRONG_TYPE,
-            "a message needs a string field 'type'",
-        )
-    cls = SEAL_MESSAGE_TYPES.get(name)
-    if cls is None:
-        raise RemoteProtocolError(
-            ErrorCode.UNKNOWN_TYPE, f"unknown sealed message type {name[:64]!r}"
-        )
-    try:
-        values = load_fields(fields_of(cls), data, "", skip="type")
-        if cls is SealStep:
-            values["body"] = _check_body(values, RemoteProtocolError, True)
-    except RemoteProtocolError as exc:
-        raise RemoteProtocolError(exc.code, f"message '{name}': {exc.text}") from None
-    return cls(**values)
+    msg = decode_in(SEAL_MESSAGE_TYPES, data, kind="sealed ", finish=_check_body)
+    assert isinstance(msg, SealMessage)
+    return msg
