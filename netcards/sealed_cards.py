@@ -51,6 +51,17 @@ class HiddenCardNeeded(Exception):
         self.slot = slot
 
 
+class ByCard(tuple[int, ...]):
+    """A deck table by card id (a sealed game's deck tables are these) that, asked for a slot,
+    says so: the classic rules read card values straight from such tables, and a slot reaching
+    one is a hidden card a rule needed."""
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, int) and is_slot(index):
+            raise HiddenCardNeeded(index)
+        return tuple.__getitem__(self, index)
+
+
 class ImpossibleCard(IllegalAction):
     """A card claimed for a slot (played, revealed or opened) that the slot cannot hold: not one
     of the cards its round sealed, a card already seen at another slot of that round, or not the

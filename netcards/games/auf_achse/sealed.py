@@ -52,7 +52,7 @@ from netcards.games.auf_achse.rules import AufAchse, _legal
 from netcards.games.auf_achse.state import FREE_ROAD, ODOMETER, RUN, AAState
 from netcards.rng import Rng
 from netcards.sealed_cards import (
-    HiddenCardNeeded,
+    ByCard,
     ImpossibleCard,
     Knowledge,
     SealLedger,
@@ -101,24 +101,15 @@ class ChooseSlots(Action):
 SEALED_CODEC = ActionCodec(SealedOdometer, CommitChoice)
 
 
-class _ByCard(tuple[int, ...]):
-    """A deck table by card id that, asked for a slot, says so (as sealed Via Gladiola's)."""
-
-    def __getitem__(self, index: Any) -> Any:
-        if isinstance(index, int) and is_slot(index):
-            raise HiddenCardNeeded(index)
-        return tuple.__getitem__(self, index)
-
-
 @dataclass(frozen=True)
 class _SealedDeck(Deck):
     @functools.cached_property
     def kind(self) -> tuple[int, ...]:
-        return _ByCard(c.kind for c in self.cards)
+        return ByCard(c.kind for c in self.cards)
 
     @functools.cached_property
     def value(self) -> tuple[int, ...]:
-        return _ByCard(c.value for c in self.cards)
+        return ByCard(c.value for c in self.cards)
 
 
 @functools.lru_cache(maxsize=16)

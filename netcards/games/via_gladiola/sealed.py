@@ -44,7 +44,7 @@ from netcards.games.via_gladiola.state import VGState
 from netcards.rng import Rng
 from netcards.sealed_cards import (
     PUBLIC,
-    HiddenCardNeeded,
+    ByCard,
     ImpossibleCard,
     Knowledge,
     SealLedger,
@@ -75,25 +75,15 @@ class SealedGladiola(Action):
 SEALED_CODEC = ActionCodec(SealedWalk, Rest, SealedGladiola)
 
 
-class _ByCard(tuple[int, ...]):
-    """A deck table by card id that, asked for a slot, says so: the classic rules read card
-    values straight from these tables, and a slot reaching one is a hidden card a rule needed."""
-
-    def __getitem__(self, index: Any) -> Any:
-        if isinstance(index, int) and is_slot(index):
-            raise HiddenCardNeeded(index)
-        return tuple.__getitem__(self, index)
-
-
 @dataclass(frozen=True)
 class _SealedDeck(Deck):
     @functools.cached_property
     def value(self) -> tuple[int, ...]:
-        return _ByCard(c.value for c in self.cards)
+        return ByCard(c.value for c in self.cards)
 
     @functools.cached_property
     def blisters(self) -> tuple[int, ...]:
-        return _ByCard(c.blisters for c in self.cards)
+        return ByCard(c.blisters for c in self.cards)
 
 
 @functools.lru_cache(maxsize=16)
