@@ -102,7 +102,11 @@ async def test_the_variant_s_checkbox_text_is_whole_at_80_columns(language: str)
             # The game's options are built anew, then the form scrolls to the focused box: both
             # take a moment on a loaded machine, so wait for each rather than for a fixed time.
             await wait_until(pilot, lambda: bool(screen.query("#opt-variant_last_card")))
-            screen.query_one("#opt-variant_last_card").focus()
+            box = screen.query_one("#opt-variant_last_card")
+            # Focused before the new options are laid out, the form may scroll to where the box
+            # was not yet: wait for its size, then focus it.
+            await wait_until(pilot, lambda: box.size.height > 0)
+            box.focus()
             spec = next(s for s in get_game("via-gladiola").option_specs if s.kind == "bool")
             await wait_until(pilot, lambda: i18n._(spec.help) in screen_text(app))
     finally:
