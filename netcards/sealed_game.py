@@ -51,6 +51,12 @@ class SealedGame(Protocol):
     def seal_action(
         self, state: Any, seat: int, action: Action, knowledge: Knowledge
     ) -> Action: ...
+    def shows(self, action: Action) -> dict[int, int]:
+        """The slots a sealed action plays face up, each with the card it claims: its seat's
+        `reveal` step must show them to everyone before the move is taken. A card that goes
+        face down (Auf Achse's odometer) or privately (Velonimo's give-back) is not listed."""
+        ...
+
     def apply(self, state: Any, seat: int, action: Action, knowledge: Knowledge) -> list[Event]: ...
 
     # the end, the views, the audit

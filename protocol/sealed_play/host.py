@@ -101,19 +101,17 @@ class SealedHost:
         state.ledger.check_ready()
         action = engine.codec.decode(dict(data))
         encoded = engine.codec.encode(action)
-        slot = encoded.get("slot")
-        if isinstance(slot, int) and seat in engine.to_act(state):
-            number, p = where(state, slot)
-            kept = self.relay.rounds.get(number)
-            shown = None if kept is None else kept.revealed.get(p)
-            if shown is None:
-                raise StepPending("a card is played after its reveal step shows it")
-            if shown != encoded.get("card"):
-                raise Caught(
-                    seat,
-                    "false_claim",
-                    f"claimed card {encoded.get('card')}, its slot holds {shown}",
-                )
+        if seat in engine.to_act(state):
+            for slot, claimed in engine.shows(action).items():
+                number, p = where(state, slot)
+                kept = self.relay.rounds.get(number)
+                shown = None if kept is None else kept.revealed.get(p)
+                if shown is None:
+                    raise StepPending("a card is played after its reveal step shows it")
+                if shown != claimed:
+                    raise Caught(
+                        seat, "false_claim", f"claimed card {claimed}, its slot holds {shown}"
+                    )
         self.mirror.events += engine.apply(state, seat, action, self.mirror.knowledge)
         self.actions.append((seat, encoded))
         msg = SealActed(len(self.actions), seat, encoded)
@@ -242,8 +240,12 @@ class SealedHost:
         action = engine.seal_action(state, seat, self._choose[seat](seat, view, legal), knowledge)
         encoded = engine.codec.encode(action)
         out: list[Outgoing] = []
-        slot = encoded.get("slot")
-        if isinstance(slot, int):
+        face_up: dict[int, list[int]] = defaultdict(list)
+        for slot in engine.shows(action):
             number, p = where(state, slot)
-            out += self._deliver(self.relay.receive(seat, self.bots[seat].reveal(number, [p])))
+            face_up[number].append(p)
+        for number, positions in sorted(face_up.items()):
+            out += self._deliver(
+                self.relay.receive(seat, self.bots[seat].reveal(number, positions))
+            )
         return out + self._act(seat, encoded)

@@ -10,6 +10,7 @@ transcript's digest, and when every seat's are in it runs the audit and says its
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any
 
@@ -89,11 +90,13 @@ class SealedSeat:
         """What to send for `action` (classic or sealed): a card played is shown first."""
         sealed = self.engine.seal_action(self.state, self.seat, action, self.mirror.knowledge)
         data = self.engine.codec.encode(sealed)
-        slot = data.get("slot")
-        out: list[SealMessage] = []
-        if isinstance(slot, int):
+        face_up: dict[int, list[int]] = defaultdict(list)
+        for slot in self.engine.shows(sealed):
             number, p = where(self.state, slot)
-            out.append(self.driver.reveal(number, [p]))
+            face_up[number].append(p)
+        out: list[SealMessage] = [
+            self.driver.reveal(number, positions) for number, positions in sorted(face_up.items())
+        ]
         out.append(SealAct(data))
         return out
 
@@ -130,16 +133,10 @@ class SealedSeat:
             raise Caught(HOST, "out_of_turn", f"move {msg.seq} after move {len(self.actions)}")
         try:
             action = self.engine.codec.decode(dict(msg.action))
-            data = self.engine.codec.encode(action)
-            slot = data.get("slot")
-            if isinstance(slot, int):
+            for slot, claimed in self.engine.shows(action).items():
                 number, p = where(self.state, slot)
-                shown = (
-                    self.driver.rounds[number].revealed.get(p)
-                    if number in self.driver.rounds
-                    else None
-                )
-                if shown != data.get("card"):
+                kept = self.driver.rounds.get(number)
+                if kept is None or kept.revealed.get(p) != claimed:
                     raise Caught(HOST, "false_claim", "applied a card that slot did not show")
             self.mirror.events += self.engine.apply(
                 self.state, msg.seat, action, self.mirror.knowledge

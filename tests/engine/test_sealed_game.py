@@ -42,3 +42,23 @@ def test_a_sealed_table_starts_without_dealing_a_card() -> None:
     assert all(is_slot(x) for hand in table.state.hands for x in hand)
     assert all(is_slot(x) for x in table.state.draw)
     assert table.seed == public_seed(table.commit, {})
+
+
+def test_each_title_says_which_slots_a_move_plays_face_up() -> None:
+    """The table waits for its owner's reveal step before these, and only these: a card going
+    face down or to one other seat must never be asked to be shown to everyone."""
+    from netcards.games.auf_achse.sealed import CommitChoice, SealedAufAchse, SealedOdometer
+    from netcards.games.velonimo.sealed import SealedGiveBack, SealedPlay, SealedVelonimo
+    from netcards.games.via_gladiola.actions import Rest
+    from netcards.games.via_gladiola.sealed import SealedWalk
+    from netcards.sealed_cards import SLOT_BASE
+
+    slot = SLOT_BASE + 7
+    assert SealedViaGladiola().shows(SealedWalk(slot, 12)) == {slot: 12}
+    assert SealedViaGladiola().shows(Rest()) == {}
+    velonimo = SealedVelonimo()
+    assert velonimo.shows(SealedPlay((slot, 40), (3, 40), False)) == {slot: 3}
+    assert velonimo.shows(SealedGiveBack(slot)) == {}
+    auf_achse = SealedAufAchse()
+    assert auf_achse.shows(SealedOdometer(slot)) == {}
+    assert auf_achse.shows(CommitChoice(tuple(range(32)))) == {}

@@ -471,6 +471,12 @@ class SealedAufAchse:
         knowledge.openings[(step.index, seat)] = opening
         return CommitChoice(digest_items(commitment))
 
+    def shows(self, action: Action) -> dict[int, int]:
+        """Nothing: an odometer card goes face down and a choice is a commitment; the rules
+        ask for reveals themselves (`to_reveal`)."""
+        del action
+        return {}
+
     def apply(
         self, state: SealedAAState, seat: int, action: Action, knowledge: Knowledge
     ) -> list[Event]:

@@ -302,6 +302,12 @@ class SealedVelonimo:
             return SealedGiveBack(slot_of[action.card])
         return action
 
+    def shows(self, action: Action) -> dict[int, int]:
+        """A play shows each of its cards still sealed; a give-back goes to the victim alone."""
+        if isinstance(action, SealedPlay):
+            return {x: c for x, c in zip(action.slots, action.cards, strict=False) if is_slot(x)}
+        return {}
+
     def apply(
         self, state: SealedVelonimoState, seat: int, action: Action, knowledge: Knowledge
     ) -> list[Event]:

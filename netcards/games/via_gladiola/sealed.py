@@ -300,6 +300,12 @@ class SealedViaGladiola:
             return SealedGladiola(slot_of[card], card)
         return action
 
+    def shows(self, action: Action) -> dict[int, int]:
+        """A walk or a Gladiola is played face up: its slot, as the card it claims."""
+        if isinstance(action, (SealedWalk, SealedGladiola)):
+            return {action.slot: action.card}
+        return {}
+
     def apply(
         self, state: SealedVGState, seat: int, action: Action, knowledge: Knowledge
     ) -> list[Event]:
