@@ -228,19 +228,23 @@ class SealReveal(SealMessage):
 @dataclass(frozen=True, slots=True)
 class SealAct(SealMessage):
     """A seat's move, as its sealed engine names it (a played card names its slot and the card;
-    the seat's `reveal` step of that slot goes first)."""
+    the seat's `reveal` step of that slot goes first), the `number`-th move of that seat, signed
+    by it (`protocol/sealed/moves.py`) so that no host can play, change or repeat it."""
 
     TYPE: ClassVar[str] = "seal_act"
     SENDER: ClassVar[Sender] = "client"
     PHASE: ClassVar[Phase] = "session"
     action: Annotated[dict[str, Any], Data()]
+    number: Annotated[int, COUNT]
+    signature: Annotated[bytes, SIGNATURE]
 
 
 @seal_message
 @dataclass(frozen=True, slots=True)
 class SealActed(SealMessage):
-    """The host applied seat `seat`'s move, the `seq`-th of the game: every seat applies it to
-    its own engine."""
+    """The host applied seat `seat`'s move, the `seq`-th of the game: every seat checks the
+    seat's signature of it (its `number`-th move, its action as the seat sent it) and applies it
+    to its own engine."""
 
     TYPE: ClassVar[str] = "seal_acted"
     SENDER: ClassVar[Sender] = "host"
@@ -248,6 +252,8 @@ class SealActed(SealMessage):
     seq: Annotated[int, COUNT]
     seat: Annotated[int, SEAT]
     action: Annotated[dict[str, Any], Data()]
+    number: Annotated[int, COUNT]
+    signature: Annotated[bytes, SIGNATURE]
 
 
 @seal_message

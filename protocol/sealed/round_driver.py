@@ -34,7 +34,7 @@ malformed list, a repeated element, a scalar that fails its commitment).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,6 +56,7 @@ from protocol.sealed.messages import (
     SeatKey,
     encode,
 )
+from protocol.sealed.moves import sign_move
 from protocol.sealed.shuffle import SeatSecrets, mask_and_shuffle, rekey
 from protocol.sealed.signing import SignedStep, Step, sign, table_signing_key, verify
 from protocol.sealed.transcript import Transcript
@@ -246,6 +247,11 @@ class SeatDriver:
         self.transcript.note(setup_bytes(msg))
         self.rounds[msg.round] = SeatRound(r, SeatSecrets.draw(r.size, self._random))
         return self._my_turn(msg.round)
+
+    def sign_move(self, number: int, action: Mapping[str, Any]) -> bytes:
+        """This seat's signature of its `number`-th move (`protocol/sealed/moves.py`)."""
+        assert self.table is not None
+        return sign_move(self._key, self.table, self.seat, number, action)
 
     def sign(self, kind: str, body: dict[str, Any], round_no: int | None = None) -> SealStep:
         """A step of this seat in round `round_no` (the latest by default), signed with its

@@ -28,7 +28,7 @@ from protocol.sealed.errors import Caught
 from protocol.sealed.group import RandomBytes
 
 STEP_LABEL = "netcards sealed step v4"
-KINDS = ("mask", "rekey", "scalars", "reveal", "secrets", "digest")
+KINDS = ("mask", "rekey", "scalars", "reveal", "secrets", "digest", "move")
 
 
 def table_signing_key(random_bytes: RandomBytes) -> Ed25519PrivateKey:

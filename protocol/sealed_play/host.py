@@ -17,12 +17,13 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from netcards.action import Action
-from netcards.errors import StepPending
+from netcards.errors import NotYourTurn, StepPending
 from netcards.game import TableConfig
 from netcards.sealed_game import SealedGame
 from protocol.sealed.errors import Caught, Finding
 from protocol.sealed.group import RandomBytes
 from protocol.sealed.messages import SealAct, SealActed, SealKey, SealMessage, SealStep
+from protocol.sealed.moves import check_move, moves_of
 from protocol.sealed.round_driver import Outgoing, RelayDriver, SeatDriver
 from protocol.sealed.shuffle import SeatSecrets
 from protocol.sealed.signing import verify
@@ -91,16 +92,24 @@ class SealedHost:
         elif isinstance(msg, SealStep) and msg.kind == "secrets":
             out = self._secrets(sender, msg)
         elif isinstance(msg, SealAct):
-            out = self._act(sender, msg.action)
+            out = self._act(sender, msg)
         else:
             out = self.relay.receive(sender, msg)
         return self._drive(out)
 
-    def _act(self, seat: int, data: Mapping[str, Any]) -> list[Outgoing]:
+    def _act(self, seat: int, msg: SealAct) -> list[Outgoing]:
         engine, state = self.engine, self.state
         state.ledger.check_ready()
-        action = engine.codec.decode(dict(data))
-        encoded = engine.codec.encode(action)
+        expected = moves_of(self.actions, seat) + 1
+        if msg.number != expected:
+            raise NotYourTurn(
+                f"that was seat {seat}'s move {msg.number}; its next move is move {expected}"
+            )
+        assert self.relay.table is not None
+        check_move(
+            self.relay.keys, self.relay.table, seat, msg.number, msg.action, msg.signature, seat
+        )
+        action = engine.codec.decode(dict(msg.action))
         if seat in engine.to_act(state):
             for slot, claimed in engine.shows(action).items():
                 number, p = where(state, slot)
@@ -113,9 +122,9 @@ class SealedHost:
                         seat, "false_claim", f"claimed card {claimed}, its slot holds {shown}"
                     )
         self.mirror.events += engine.apply(state, seat, action, self.mirror.knowledge)
-        self.actions.append((seat, encoded))
-        msg = SealActed(len(self.actions), seat, encoded)
-        return [(s, msg) for s in self.seats]
+        self.actions.append((seat, dict(msg.action)))
+        acted = SealActed(len(self.actions), seat, dict(msg.action), msg.number, msg.signature)
+        return [(s, acted) for s in self.seats]
 
     def _secrets(self, sender: int, msg: SealStep) -> list[Outgoing]:
         if msg.seat != sender:
@@ -248,4 +257,6 @@ class SealedHost:
             out += self._deliver(
                 self.relay.receive(seat, self.bots[seat].reveal(number, positions))
             )
-        return out + self._act(seat, encoded)
+        number = moves_of(self.actions, seat) + 1
+        signature = self.bots[seat].sign_move(number, encoded)
+        return out + self._act(seat, SealAct(encoded, number, signature))

@@ -21,6 +21,7 @@ from netcards.sealed_game import SealedGame
 from protocol.sealed.errors import Caught, Finding
 from protocol.sealed.group import SCALAR_BYTES, RandomBytes
 from protocol.sealed.messages import SealAct, SealActed, SealKey, SealMessage, SealStep
+from protocol.sealed.moves import check_move, moves_of
 from protocol.sealed.round_driver import SeatDriver
 from protocol.sealed.shuffle import SeatSecrets
 from protocol.sealed.signing import verify
@@ -97,7 +98,8 @@ class SealedSeat:
         out: list[SealMessage] = [
             self.driver.reveal(number, positions) for number, positions in sorted(face_up.items())
         ]
-        out.append(SealAct(data))
+        number = moves_of(self.actions, self.seat) + 1
+        out.append(SealAct(data, number, self.driver.sign_move(number, data)))
         return out
 
     # -- messages from the host -----------------------------------------------------------------
@@ -131,6 +133,20 @@ class SealedSeat:
     def _acted(self, msg: SealActed) -> None:
         if msg.seq != len(self.actions) + 1:
             raise Caught(HOST, "out_of_turn", f"move {msg.seq} after move {len(self.actions)}")
+        assert self.driver.table is not None
+        check_move(
+            self.driver.keys,
+            self.driver.table,
+            msg.seat,
+            msg.number,
+            msg.action,
+            msg.signature,
+            HOST,
+        )
+        if msg.number != moves_of(self.actions, msg.seat) + 1:
+            raise Caught(
+                HOST, "replayed", f"applied seat {msg.seat}'s move {msg.number} out of its order"
+            )
         try:
             action = self.engine.codec.decode(dict(msg.action))
             for slot, claimed in self.engine.shows(action).items():

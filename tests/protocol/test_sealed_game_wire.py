@@ -15,12 +15,13 @@ from typing import Any
 import pytest
 
 from netcards.action import Action
+from netcards.errors import NotYourTurn
 from netcards.games.via_gladiola import GAME
 from netcards.games.via_gladiola.actions import Rest
 from netcards.games.via_gladiola.sealed import SealedViaGladiola, SealedWalk
 from netcards.sealed_cards import StepPending
 from protocol.sealed.errors import Caught
-from protocol.sealed.messages import SealAct, SealMessage, SealStep, decode, encode
+from protocol.sealed.messages import SealAct, SealActed, SealMessage, SealStep, decode, encode
 from protocol.sealed.round_driver import Outgoing
 from protocol.sealed_play.host import SealedHost
 from protocol.sealed_play.progress import HOST
@@ -62,6 +63,8 @@ class Table:
         self.tamper: Tamper = lambda to, msg: msg
         self.to_host: list[tuple[int, SealMessage]] = []
         """Every message the host received, as it received it."""
+        self.host_acted: list[SealActed] = []
+        """Every move the host said it applied, as it said it."""
 
     def send(self, seat: int, msgs: Sequence[SealMessage]) -> None:
         queue: deque[Outgoing] = deque()
@@ -73,6 +76,8 @@ class Table:
     def run(self, queue: deque[Outgoing]) -> None:
         while queue:
             to, msg = queue.popleft()
+            if isinstance(msg, SealActed) and (not self.host_acted or self.host_acted[-1] != msg):
+                self.host_acted.append(msg)
             for reply in self.seats[to].receive(wire(self.tamper(to, msg))):
                 self.to_host.append((to, wire(reply)))
                 queue.extend(self.host.receive(to, wire(reply)))
@@ -125,7 +130,7 @@ def test_a_move_while_a_step_is_pending_is_refused() -> None:
         table.send(s, [seat.hello()])
     table.host.start()  # round 0 begun, its steps not delivered
     with pytest.raises(StepPending):
-        table.host.receive(table.host.state.current, wire(SealAct({"kind": "rest"})))
+        table.host.receive(table.host.state.current, wire(SealAct({"kind": "rest"}, 1, bytes(64))))
 
 
 def test_a_seat_that_claims_a_card_its_slot_does_not_hold_is_refused_and_named() -> None:
@@ -140,9 +145,9 @@ def test_a_seat_that_claims_a_card_its_slot_does_not_hold_is_refused_and_named()
     walk = walks[0]
     other = next(c for c in hand if c != walk.card)
     seat = table.seats[s]
-    reveal, _ = seat.act(walk)
+    reveal, claimed = seat.act(SealedWalk(walk.slot, other))
     with pytest.raises(Caught) as caught:
-        table.send(s, [reveal, SealAct(ENGINE.codec.encode(SealedWalk(walk.slot, other)))])
+        table.send(s, [reveal, claimed])
     assert (caught.value.seat, caught.value.kind) == (s, "false_claim")
     assert table.host.actions == []
 
@@ -191,3 +196,73 @@ def test_a_seat_that_publishes_secrets_it_did_not_play_with_is_named_by_every_au
         assert seat.finding is not None and seat.finding.seat == 1
         assert seat.verdict is not None and seat.verdict.startswith("deal NOT verified: seat 2:")
     assert table.host.finding is not None and table.host.finding.seat == 1
+
+
+def _first_move(table: Table) -> tuple[int, list[SealMessage]]:
+    """The first human seat to move, and what it sends for a move of its choice."""
+    s = next(s for s, seat in table.seats.items() if seat.legal_actions())
+    return s, table.seats[s].act(table.rng.choice(table.seats[s].legal_actions()))
+
+
+def test_a_host_that_plays_a_turn_for_a_player_is_named_by_the_seats() -> None:
+    """The host applies a rest for seat 0, which never sent it: the signature is not seat 0's."""
+    table = Table(2, [0, 1])
+    table.start()
+    s = table.host.state.current
+    forged = SealActed(1, s, {"kind": "rest"}, 1, bytes(64))
+    for seat in table.seats.values():
+        with pytest.raises(Caught) as caught:
+            seat.receive(wire(forged))
+        assert (caught.value.seat, caught.value.kind) == (HOST, "forged")
+        assert seat.actions == []
+
+
+def test_a_host_that_changes_a_move_on_its_way_is_named_by_the_seats() -> None:
+    table = Table(2, [0, 1])
+    table.start()
+
+    def change(to: int, msg: SealMessage) -> SealMessage:
+        if isinstance(msg, SealActed) and msg.action.get("kind") != "rest":
+            return dataclasses.replace(msg, action={"kind": "rest"})
+        return msg
+
+    s, msgs = _first_move(table)
+    while msgs[-1].action.get("kind") == "rest":  # type: ignore[attr-defined]
+        table.send(s, msgs)
+        s, msgs = _first_move(table)
+    table.tamper = change
+    with pytest.raises(Caught) as caught:
+        table.send(s, msgs)
+    assert (caught.value.seat, caught.value.kind) == (HOST, "forged")
+
+
+def test_a_host_that_applies_a_move_twice_is_named_by_the_seats() -> None:
+    table = Table(2, [0, 1])
+    table.start()
+    s, msgs = _first_move(table)
+    table.send(s, msgs)
+    acted = dataclasses.replace(table.host_acted[-1], seq=2)
+    other = next(x for x in table.seats if x != s)
+    with pytest.raises(Caught) as caught:
+        table.seats[other].receive(wire(acted))
+    assert (caught.value.seat, caught.value.kind) == (HOST, "replayed")
+
+
+def test_a_move_signed_by_no_one_is_refused_naming_its_link_and_a_stale_one_only_refused() -> None:
+    table = Table(2, [0, 1])
+    table.start()
+    s, msgs = _first_move(table)
+    *reveals, act = msgs
+    assert isinstance(act, SealAct)
+    unsigned = dataclasses.replace(act, signature=bytes(64))
+    table.send(s, reveals)
+    with pytest.raises(Caught) as caught:
+        table.send(s, [unsigned])
+    assert (caught.value.seat, caught.value.kind) == (s, "forged")
+    assert table.host.actions == []
+    table.send(s, [act])
+    assert len(table.host.actions) >= 1
+    taken = len(table.host.actions)
+    with pytest.raises(NotYourTurn, match="its next move is move 2"):
+        table.send(s, [act])  # the same move again: its number is spent
+    assert len(table.host.actions) == taken

@@ -1,0 +1,53 @@
+"""Moves signed by the seat that makes them (docs/sealed.md, section 7, `seal_act`).
+
+The host applies every move and tells the seats (`seal_acted`). Unsigned, that word would be
+the host's alone: a modified host could play a turn for a player who never moved, change a
+move on its way (a rest for a walk), or apply one move twice, and the others could not tell
+whether the player or the host did it. So each move is signed with the seat's table key, like
+its steps, over the action as the seat sent it and the move's number among that seat's own
+moves (not among the game's: in Auf Achse several seats commit at once, in an order only the
+host decides). A number seen before or skipped, or a signature that fails, then proves against
+whoever passed it on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from protocol.sealed.signing import SignedStep, Step, sign, verify
+
+MOVE_KIND = "move"
+MOVE_ROUND = 0
+"""A move belongs to no sealing round; it is signed as round 0, like `secrets`."""
+
+
+def move_step(table: bytes, seat: int, number: int, action: Mapping[str, Any]) -> Step:
+    return Step(table, MOVE_ROUND, MOVE_KIND, seat, {"number": number, "action": dict(action)})
+
+
+def sign_move(
+    key: Ed25519PrivateKey, table: bytes, seat: int, number: int, action: Mapping[str, Any]
+) -> bytes:
+    """The seat's signature of its `number`-th move."""
+    return sign(key, move_step(table, seat, number, action)).signature
+
+
+def check_move(
+    keys: Mapping[int, Ed25519PublicKey],
+    table: bytes,
+    seat: int,
+    number: int,
+    action: Mapping[str, Any],
+    signature: bytes,
+    blame: int,
+) -> None:
+    """`Caught` naming `blame` unless seat `seat` signed this move with this number."""
+    verify(SignedStep(move_step(table, seat, number, action), signature), keys, blame)
+
+
+def moves_of(actions: list[tuple[int, Any]], seat: int) -> int:
+    """How many moves of `seat` were applied: its next one is number this plus one."""
+    return sum(1 for s, _ in actions if s == seat)
