@@ -208,6 +208,8 @@ class HostMessages(SealedClient):
                 self.outcome = Outcome.from_data(message.outcome)
             except (KeyError, TypeError, ValueError):
                 raise Fatal("the host sent a malformed result") from None
+            if self.sealed is not None:
+                await self._sealed_result(self.outcome)
             self.shown.on_result(message.outcome)
             self._notify(GameOver(self.outcome))
             # The audit follows: a replay of the whole game that nobody waits for. A pause first,

@@ -18,13 +18,14 @@ from typing import Any
 from netcards.action import Action as GameAction
 from netcards.errors import GameError
 from netcards.fairdeal import Verdict
+from netcards.game import Outcome
 from netcards.registry import get_game
 from netcards.sealed_cards import HiddenCardNeeded
 from netcards.sealed_game import public_seed, sealed_engine
 from protocol.client_notices import DealChecked, Fatal, Notice, ViewChanged
 from protocol.errors import RemoteProtocolError
 from protocol.messages import Message, Sealed, Start
-from protocol.sealed.errors import Caught, DeckTampered
+from protocol.sealed.errors import Caught, DeckTampered, Finding
 from protocol.sealed.messages import SealActed, decode, encode
 from protocol.sealed_play.audit import describe
 from protocol.sealed_play.progress import HOST
@@ -49,6 +50,7 @@ class SealedClient:
     seq: int
     awaiting: bool
     verdict: Verdict | None
+    outcome: Outcome | None
     lobby: Any
     random_bytes: Any
 
@@ -91,6 +93,22 @@ class SealedClient:
         for reply in replies:
             await self._send(Sealed(encode(reply)))
         self._sealed_refresh(msg)
+
+    async def _sealed_result(self, said: Outcome) -> None:
+        """The host's results, against this seat's own engine: the results screen shows the
+        game's as this program played it, and a host that says other results (or results
+        before the game is over) is named, so that `deal verified` never stands beside them."""
+        seat = self.sealed
+        assert seat is not None
+        own = seat.engine.outcome(seat.state)
+        if own is None:
+            await self._caught(
+                describe(Finding(HOST, "false_result", "results of a game not over"))
+            )
+        elif own.to_data() != said.to_data():
+            self.outcome = own
+            detail = f"said the results {said.to_data()}, the game's are {own.to_data()}"
+            await self._caught(describe(Finding(HOST, "false_result", detail)))
 
     async def _caught(self, verdict: str) -> None:
         if not verdict.startswith(NOT_VERIFIED):

@@ -27,7 +27,7 @@ from protocol.client import (
 from protocol.host import HostSettings, TableHost
 from protocol.identity import IdentityKey
 from protocol.known_hosts import KnownHosts
-from protocol.messages import Sealed
+from protocol.messages import Result, Sealed
 from protocol.sealed.messages import SealAct, SealMessage, SealStep, encode
 from protocol.sealed.round_driver import Outgoing
 from protocol.sealed_play.host import SealedHost
@@ -320,3 +320,23 @@ async def test_a_spectator_at_a_sealed_table_breaks_nothing_and_sees_no_hand(
     assert "Seated" in kinds, f"the spectator was let in during the game: {kinds}"
     text = repr(said)
     assert "'hand': [" not in text.replace("'hand': []", ""), "no hand reached the spectator"
+
+
+async def test_a_host_that_says_other_results_than_the_game_s_is_named_by_the_client(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The results screen would show the host's `result`: a host that adds a point to its own
+    seat there is named, and the client keeps the results its own engine worked out."""
+    from protocol.table_session import sealed_play
+
+    def lying(outcome: dict[str, Any]) -> Result:
+        scores = list(outcome["scores"])
+        scores[BOT] += 1
+        return Result({**outcome, "scores": scores})
+
+    monkeypatch.setattr(sealed_play, "Result", lying)
+    _, server, clients = await sealed_game(tmp_path, 2, bots=[BOT])
+    verdict = clients[0].sealed_verdict
+    assert verdict is not None and verdict.startswith("deal NOT verified: the host: false_result")
+    game = server.session.sealed_host.outcome
+    assert clients[0].outcome is not None and clients[0].outcome.to_data() == game.to_data()
