@@ -14,29 +14,45 @@ msgpack sealed with ChaCha20-Poly1305 as a table's are (the link keys are drawn 
 to both ends: the handshake is paid once per connection, not per deal). Timed from the host
 sending `seal_round` until the last seat knows its hand, by the system-wide monotonic clock
 each process reads. Also with the relay in a process apart from all five seats (`relay apart`).
-No table plays sealed yet: this is the sealing round alone, not a game.
+This part is the sealing round alone, not a game.
 
-    python -m bench.sealed [--seats 5] [--repeats 3] [--plain] [--no-loopback]
+Then a move's round trip at a table, sealed against open, in the same run: one player (a
+`TableClient` over loopback, in the host's process and event loop) against the host's bot in
+Via Gladiola for two, with random legal moves. Timed for each of the player's moves, from the
+client sending it (at a sealed table: its card's `reveal` step, then `seal_act`) until the
+client has the host's acknowledgement applied (`seal_acted` for its move, or the open table's
+`update`); p50 and p99 of each, and the ratio sealed / open.
+
+    python -m bench.sealed [--seats 5] [--repeats 3] [--plain] [--no-loopback] [--games 4]
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import multiprocessing
 import os
+import random
 import selectors
 import socket
 import statistics
+import tempfile
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from netcards.registry import get_game
+from netcards.table import Table
+from protocol.client import Failed, SeatTaken, TableClient, ViewChanged
 from protocol.crypto import Opener, Sealer
 from protocol.framing import FrameReader, length_prefix
+from protocol.host import HostSettings, TableHost
+from protocol.identity import IdentityKey
+from protocol.known_hosts import KnownHosts
 from protocol.limits import TAG_SIZE
 from protocol.sealed.audit import audit
 from protocol.sealed.cards import CardBook
@@ -284,12 +300,73 @@ def print_loopback(seats: int, repeats: int, encrypted: bool) -> None:
             print(f"  {what:<34} {best * 1000:8.1f} ms {median * 1000:8.1f} ms")
 
 
+async def _one_game(sealed: bool, seed: int) -> list[float]:
+    """The seconds each of the player's moves took to be acknowledged, one game."""
+    table = Table.create(
+        "via-gladiola", 2, {}, name="bench", host_part=os.urandom(32), sealed=sealed
+    )
+    table.add_bot("random", 1)
+    server = TableHost(table, IdentityKey.generate(os.urandom), settings=HostSettings())
+    port = await server.start()
+    times: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        client = TableClient(f"127.0.0.1:{port}", "P", KnownHosts(Path(tmp) / "hosts"))
+        runner = asyncio.create_task(client.run())
+        rng = random.Random(seed)
+        sent: float | None = None
+        try:
+            while (client.sealed_verdict if sealed else client.outcome) is None:
+                notice = await asyncio.wait_for(client.updates.get(), 60)
+                if isinstance(notice, Failed):
+                    raise RuntimeError(notice.reason)
+                if isinstance(notice, SeatTaken):
+                    await client.set_ready(True)
+                if not isinstance(notice, ViewChanged):
+                    continue
+                if sent is not None and not client.awaiting:
+                    times.append(time.perf_counter() - sent)
+                    sent = None
+                if sent is None and client.my_turn and client.legal_actions():
+                    action = rng.choice(client.legal_actions())
+                    sent = time.perf_counter()
+                    await client.act(action)
+        finally:
+            await client.leave("done")
+            runner.cancel()
+            await server.close()
+    return times
+
+
+def _quantile(times: list[float], q: float) -> float:
+    ordered = sorted(times)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def print_round_trip(games: int) -> None:
+    measured: dict[str, list[float]] = {"open": [], "sealed": []}
+    for n in range(games):  # alternated, so that a busy machine weighs on both alike
+        for kind in ("open", "sealed"):
+            measured[kind] += asyncio.run(_one_game(kind == "sealed", n))
+    print(
+        f"A move's round trip at a Via Gladiola table for two (player vs the host's bot, "
+        f"loopback, one process), {games} games each:"
+    )
+    print(f"  {'':<8} {'moves':>6} {'p50':>9}    {'p99':>9}")
+    for kind, times in measured.items():
+        p50, p99 = _quantile(times, 0.5), _quantile(times, 0.99)
+        print(f"  {kind:<8} {len(times):>6} {p50 * 1000:9.2f} ms {p99 * 1000:9.2f} ms")
+    ratio = _quantile(measured["sealed"], 0.5) / _quantile(measured["open"], 0.5)
+    ratio99 = _quantile(measured["sealed"], 0.99) / _quantile(measured["open"], 0.99)
+    print(f"  sealed / open: p50 x{ratio:.2f} (target x2 at most), p99 x{ratio99:.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seats", type=int, default=5)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--plain", action="store_true", help="loopback links without encryption")
     parser.add_argument("--no-loopback", action="store_true")
+    parser.add_argument("--games", type=int, default=4, help="games per kind of table, timed")
     args = parser.parse_args()
 
     runs = [deal(args.seats) for _ in range(args.repeats)]
@@ -325,6 +402,8 @@ def main() -> None:
         print(f"  {what:<36} {per_call(fn):7.3f} ms")
     if not args.no_loopback:
         print_loopback(args.seats, args.repeats, not args.plain)
+    if args.games:
+        print_round_trip(args.games)
 
 
 if __name__ == "__main__":

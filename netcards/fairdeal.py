@@ -69,17 +69,34 @@ def part_problems(pledges: Mapping[int, bytes], contributions: Mapping[int, byte
     return problems
 
 
+NOT_CHECKED = "deal not checked: "
+"""How a verdict begins when the deal could not be checked at all (`Verdict.unchecked`)."""
+
+
 @dataclass
 class Verdict:
     """What a client's check of a finished game found: `ok`, or the list of what failed.
-    `caveats` say what could not be checked (they do not make the verdict fail)."""
+    `caveats` say what could not be checked (they do not make the verdict fail). `unchecked`
+    says why the deal could not be checked at all (a sealed game ended before every seat
+    published its secrets; a spectator of a sealed table, which holds none): neither verified
+    nor caught, so never `ok`, and never worded as either."""
 
     problems: list[str] = field(default_factory=list)
     caveats: list[str] = field(default_factory=list)
+    unchecked: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return not self.problems
+        return not self.problems and not self.unchecked
+
+    @property
+    def headline(self) -> str:
+        """The verdict in one line, as a program prints it: what was caught comes first."""
+        if self.problems:
+            return "deal NOT verified: " + "; ".join(self.problems)
+        if self.unchecked:
+            return NOT_CHECKED + "; ".join(self.unchecked)
+        return "deal verified"
 
 
 def verify_game(

@@ -216,9 +216,13 @@ class HostMessages(SealedClient):
             # so that the last update is shown everywhere before that work (by the other clients
             # of this program, and by a slow screen) and is not held up by it.
             await asyncio.sleep(AUDIT_CHECK_PAUSE)
+            if self.seat is None and self.sealed_table:  # no audit follows: nothing to check
+                self._sealed_watched()
         elif isinstance(message, Audit):
             self._on_audit(message)
         elif isinstance(message, Leave):
+            if self.host_closed and self.sealed_table and self.game and self.verdict is None:
+                self._sealed_closed()  # before its audit: no classic audit comes instead
             if self.host_closed:
                 self._closed_by_host()
                 return

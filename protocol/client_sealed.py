@@ -7,6 +7,12 @@ its cards from the openings and works out its view and whose turn it is itself. 
 the screen and `netcards bot` play a sealed table unchanged; a move goes out as the engine's
 sealed action after the step that shows its card. At the end the client audits the game and
 its verdict reads `deal verified` or `deal NOT verified: ...`, naming a seat or the host.
+
+A game that ends before every seat published its secrets (its host closed the table while it
+waited for a player who dropped) cannot be audited: the verdict says `deal not checked: ` and
+why, naming the seats that left first, never `deal verified`. A spectator is fed the public view
+as at any table (`update`, `snapshot`) and holds no seat's secrets nor any sealing step, so its
+verdict says the deal was not checked by it: the players' programs check it.
 """
 
 from __future__ import annotations
@@ -17,12 +23,12 @@ from typing import Any
 
 from netcards.action import Action as GameAction
 from netcards.errors import GameError
-from netcards.fairdeal import Verdict
+from netcards.fairdeal import NOT_CHECKED, Verdict
 from netcards.game import Outcome
 from netcards.registry import get_game
 from netcards.sealed_cards import HiddenCardNeeded
 from netcards.sealed_game import public_seed, sealed_engine
-from protocol.client_notices import DealChecked, Fatal, Notice, ViewChanged
+from protocol.client_notices import DealChecked, Fatal, Notice, TableSays, ViewChanged
 from protocol.errors import RemoteProtocolError
 from protocol.messages import Message, Sealed, Start
 from protocol.sealed.errors import Caught, DeckTampered, Finding
@@ -34,6 +40,11 @@ from protocol.sealed_play.seat import SealedSeat
 NOT_VERIFIED = "deal NOT verified: "
 """How a verdict that names a cheat begins (`Verdict.problems` hold what follows it, as a screen
 or `netcards bot` print them after these words)."""
+
+SPECTATOR_UNCHECKED = (
+    "a spectator holds no seat's secrets and sees none of the sealing steps: "
+    "each player's program checks the deal"
+)
 
 
 class SealedClient:
@@ -53,6 +64,9 @@ class SealedClient:
     outcome: Outcome | None
     lobby: Any
     random_bytes: Any
+    names: tuple[str, ...]
+    notices: list[TableSays]
+    standings: Outcome | None
 
     def _notify(self, notice: Notice) -> None:
         raise NotImplementedError  # protocol/client.py
@@ -158,9 +172,54 @@ class SealedClient:
             self.awaiting = False
             raise
 
+    # -- a sealed game that cannot be audited -----------------------------------------------------
+
+    @property
+    def sealed_table(self) -> bool:
+        return self.lobby is not None and bool(self.lobby.sealed)
+
+    def _sealed_watched(self) -> None:
+        """A spectator of a sealed table has the results: its word on the deal, and done."""
+        self._notify(DealChecked(self._not_checked([SPECTATOR_UNCHECKED])))
+        self._sealed_finished()
+
+    def _sealed_closed(self) -> None:
+        """The host closed a sealed table before its audit: the results so far where the title
+        scores from public cards only (Via Gladiola's need the hands: none), and why the deal
+        could not be checked."""
+        seat = self.sealed
+        if seat is not None:
+            with contextlib.suppress(GameError, HiddenCardNeeded, NotImplementedError):
+                self.standings = seat.engine.standings(seat.state)
+        self._not_checked(self._unpublished())
+
+    def _not_checked(self, why: list[str]) -> Verdict:
+        self.verdict = verdict = Verdict(unchecked=why)
+        self.sealed_verdict = verdict.headline
+        return verdict
+
+    def _unpublished(self) -> list[str]:
+        """Whose secrets are missing, as far as this program can tell: the seats the host said
+        left (or were away, or waited for) and never came back, which had not published."""
+        published = set(self.sealed.secrets) if self.sealed is not None else set()
+        away: set[int] = set()
+        for said in self.notices:
+            who = said.args.get("seat")
+            if type(who) is not int:
+                continue
+            if said.code in ("left", "away", "waiting"):
+                away.add(who)
+            elif said.code == "back":
+                away.discard(who)
+        why = []
+        for who in sorted(away - published - {self.seat}):
+            name = self.names[who] if 0 <= who < len(self.names) else "?"
+            why.append(f"seat {who + 1} ({name}) left before publishing its secrets")
+        return why or ["the game ended before every seat published its secrets"]
+
 
 def engine_config(start: Start) -> Any:
     return get_game(start.game).make_config(start.players, dict(start.options))
 
 
-__all__ = ["HOST", "SealedClient"]
+__all__ = ["HOST", "NOT_CHECKED", "SealedClient"]

@@ -503,7 +503,9 @@ class NetcardsApp(App[None]):
         session = self.session
         if session is not None:
             SeatTokens(data_dir() / "seats").forget(session.client.address, session.client.name)
-        if session is None or notice.standings is None:
+        # A sealed game closed halfway may have no results to show, but its verdict is news.
+        unchecked = notice.verdict is not None and bool(notice.verdict.unchecked)
+        if session is None or (notice.standings is None and not unchecked):
             self.back_to_menu()
             if session is None or session.host is None:  # (a host closed it: it knows)
                 self.push_screen(Notice(_("The host closed the table.")))

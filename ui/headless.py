@@ -370,13 +370,11 @@ async def _play_as_bot(
             elif isinstance(notice, DealChecked):
                 tokens.forget(address, name)
                 tokens.forget_deal(address, name)  # checked (or refused) and said: done with
+                out.write(notice.verdict.headline + "\n")
                 if notice.verdict.ok:
-                    out.write("deal verified\n")
                     for caveat in notice.verdict.caveats:
                         out.write(f"  note: {caveat}\n")
                     code = 0
-                else:
-                    out.write("deal NOT verified: " + "; ".join(notice.verdict.problems) + "\n")
                 out.flush()
                 await client.leave("game over")
                 break
@@ -388,7 +386,9 @@ async def _play_as_bot(
                 if notice.standings is not None:
                     out.write("results so far:\n")
                     print_places(list(client.names), notice.standings, out, over=False)
-                if notice.verdict is not None:
+                if notice.verdict is not None and notice.verdict.unchecked:
+                    out.write(notice.verdict.headline + "\n")
+                elif notice.verdict is not None:
                     verified = "verified" if notice.verdict.ok else "NOT verified"
                     out.write(f"deal so far {verified}\n")
                 out.flush()

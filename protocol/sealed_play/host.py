@@ -61,6 +61,10 @@ class SealedHost:
         self.started = False
         self.finding: Finding | None = None
         self.verdict: str | None = None
+        self.watch: Callable[[int | None], None] | None = None
+        """Told after every move (its seat) and every step the public state may have moved with
+        (None), while the state is as that move or step left it: the table feeds its
+        spectators the public view from here, one view per move even when bots move in a row."""
 
     @property
     def state(self) -> Any:
@@ -123,6 +127,8 @@ class SealedHost:
                     )
         self.mirror.events += engine.apply(state, seat, action, self.mirror.knowledge)
         self.actions.append((seat, dict(msg.action)))
+        if self.watch is not None:
+            self.watch(seat)
         acted = SealActed(len(self.actions), seat, dict(msg.action), msg.number, msg.signature)
         return [(s, acted) for s in self.seats]
 
@@ -184,6 +190,8 @@ class SealedHost:
             return None if driver is None else driver.rounds[number].hand.get(p)
 
         self.mirror.catch_up(rounds, revealed, bot_card)
+        if self.watch is not None:
+            self.watch(None)
 
     def _issue(self) -> list[Outgoing]:
         """The next steps the engine asks for that were not started yet."""

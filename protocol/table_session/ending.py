@@ -38,11 +38,13 @@ class Ending(SessionCore):
         """The host closes the table on purpose. Every member hears it before its connection
         closes: a `closed` notice, the audit of a game stopped halfway (its results so far and
         its deal check), then `leave`; the journal is marked closed. (A host that dies says
-        nothing: its players wait for it instead.)"""
+        nothing: its players wait for it instead.) A sealed game stopped halfway has no such
+        audit: its deal is checked only from every seat's secrets, published once it is scored,
+        so each program says it could not be checked (`client_sealed.py`)."""
         table = self.table
         audit = (
             audit_messages(table.host_part, table.seed, table.actions)
-            if table.phase == "playing"
+            if table.phase == "playing" and not table.sealed
             else []
         )
         for member in list(self.members.values()):

@@ -9,7 +9,14 @@ were dealt and nothing else. Every message of that game travels inside a `sealed
 A move while a step the engine asked for is still under way is refused (`step_pending`); a step
 or a move that is proof against its sender (a card its slot does not hold, a forged step) is
 refused (`cheated`) and everyone is told who. A player who drops is waited for: no bot stands in
-for a seat whose secrets only its player holds.
+for a seat whose secrets only its player holds; the table ends when its host closes it (`ending`),
+its players then saying the deal could not be checked.
+
+Spectators get the public view from the host's engine instance, as `update`s and `snapshot`s like
+at any table: one `update` per move (its public events, the view as the move left it) and a
+`snapshot` whenever a step changes what is public (a card shown, a round sealed or ended). The
+host's instance holds no card of a player's hand, and `public_view` reads no knowledge at all
+(not even its bots' cards), so there is nothing hidden to send.
 """
 
 from __future__ import annotations
@@ -21,8 +28,9 @@ from netcards.action import Action
 from netcards.bots.registry import make_bot
 from netcards.errors import GameError, StepPending
 from netcards.sealed_game import sealed_engine
+from protocol.connection import Packed
 from protocol.errors import ErrorCode, RemoteProtocolError
-from protocol.messages import Result, Sealed, TableNotice
+from protocol.messages import Message, Result, Sealed, Snapshot, TableNotice, Update
 from protocol.sealed.errors import Caught
 from protocol.sealed.messages import decode, encode
 from protocol.sealed.round_driver import Outgoing
@@ -50,6 +58,7 @@ class SealedPlay(SessionCore):
             self.random_bytes,
         )
         table.state = self.sealed_host.state  # the same public state, slots and all
+        self.sealed_host.watch = self._sealed_watch
         self._sealed_go([])
 
     def _sealed_bot(self, seat: int) -> BotChoice:
@@ -83,11 +92,13 @@ class SealedPlay(SessionCore):
             self._log(f"seat {seat + 1} cheated: {exc.finding}")
             self._notice("cheated", seat=seat, name=name, kind=exc.kind, detail=exc.finding.detail)
             self._refuse(member, ErrorCode.CHEATED, str(exc.finding))
+            self._watchers_told()
             return
         except GameError as exc:
             pending = isinstance(exc, StepPending)
             code = ErrorCode.STEP_PENDING if pending else ErrorCode.ILLEGAL_ACTION
             self._refuse(member, code, str(exc))
+            self._watchers_told()
             return
         self._sealed_go(out)
 
@@ -97,6 +108,7 @@ class SealedPlay(SessionCore):
         if not host.started and host.ready_to_start():
             out = out + host.start()
         self._sealed_send(out)
+        self._watchers_told()  # after the players: they wait on theirs to play on
         table = self.table
         if host.outcome is not None and table.phase == "playing":
             table.phase = "over"
@@ -125,3 +137,70 @@ class SealedPlay(SessionCore):
         s = self.table.seats[seat]
         self._log(f"the sealed game waits for seat {seat + 1}")
         self._to_everyone(TableNotice("waiting", {"seat": seat, "name": s.name}))
+
+    # -- spectators --------------------------------------------------------------------------------
+
+    _events_told: int = 0
+    """How many of the host's engine events went out in spectators' updates (or were passed by
+    while nobody watched)."""
+    _watched: tuple[dict[str, Any], tuple[int, ...]] | None = None
+    """The public view and who acts, as last told to the spectators."""
+    _for_watchers: list[Message | Packed] | None = None
+
+    def _watchers(self) -> list[Member]:
+        return [m for m in self.members.values() if m.joined and m.spectator and not m.closed]
+
+    def _public(self) -> tuple[dict[str, Any], tuple[int, ...]]:
+        host = self.sealed_host
+        assert host is not None
+        engine, state = host.engine, host.state
+        ready = state.ledger.ready() and engine.outcome(state) is None
+        return engine.public_view(state), tuple(sorted(engine.to_act(state))) if ready else ()
+
+    def _sealed_watch(self, seat: int | None) -> None:
+        """The host's engine moved: a move by `seat`, or a step (None). Events of a step wait
+        for the next move's update (a snapshot carries none)."""
+        host = self.sealed_host
+        assert host is not None
+        if not self._watchers():
+            if seat is not None:
+                self._events_told = len(host.mirror.events)
+            self._watched = None
+            return
+        public = self._public()
+        if seat is None and public == self._watched:
+            return
+        self._watched = public
+        view, to_act = public
+        seq = len(host.actions)
+        message: Message
+        if seat is None:
+            message = Snapshot(seq, view, to_act)
+        else:
+            events = host.mirror.events[self._events_told :]
+            self._events_told = len(host.mirror.events)
+            message = Update(seq, seat, tuple(e.for_seat(None) for e in events), view, to_act)
+        if self._for_watchers is None:
+            self._for_watchers = []
+        # The engine's views and events: see encode_unchecked.
+        self._for_watchers.append(packed_once(message, check=False))
+
+    def _watchers_told(self) -> None:
+        """Send the spectators what the host's engine showed since the last time."""
+        waiting, self._for_watchers = self._for_watchers or [], None
+        for member in self._watchers():
+            for message in waiting:
+                self._send(member, message)
+
+    def _sealed_catch_up(self, member: Member) -> None:
+        """A spectator who comes in during (or after) a sealed game: the public view now, and
+        the results if the game is over. A seat's player is sent nothing more: its secrets are
+        not kept, so its seat cannot be taken up again yet."""
+        host = self.sealed_host
+        if host is None or member.seat is not None:
+            return
+        view, to_act = self._public()
+        self._send(member, packed_once(Snapshot(len(host.actions), view, to_act), check=False))
+        if self.table.phase == "over" and self._results is not None:
+            for message in self._results:
+                self._send(member, message)

@@ -115,7 +115,8 @@ class Seats(SessionCore):
             self._send(member, TableNotice("taken_back", args))
         self._send(member, self._start_message(member.seat))
         if table.sealed:
-            return  # a sealed game's seat cannot be taken up again yet: its secrets are not kept
+            self._sealed_catch_up(member)  # a spectator's public view; nothing more for a seat
+            return
         for chunk in history_messages(table.history_steps(member.seat)):
             self._send(member, chunk)
         self._send(member, snapshot_for(table.game, table.state, self.seq, member.seat))

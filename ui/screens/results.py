@@ -66,6 +66,16 @@ class ResultsScreen(Screen[None]):
         self.query_one("#last", Static).display = client.last_game and not self._guest
         outcome = client.outcome or client.standings  # standings: the host closed the table
         if outcome is None:
+            if client.verdict is not None:  # a sealed game closed halfway, scored from its hands
+                self.query_one("#results-title", Static).update(
+                    _("You closed the table.")
+                    if self.session.host is not None
+                    else _("The host closed the table.")
+                )
+                self.query_one("#results-detail", Static).update(
+                    _("No results so far: they need cards that are still sealed.")
+                )
+                self.show_verdict(client.verdict)
             return
         names = list(client.names)
         if not client.outcome:
@@ -115,12 +125,16 @@ class ResultsScreen(Screen[None]):
             for caveat in verdict.caveats:  # what could not be checked, say for a late spectator
                 text.append("\n" + caveat, style="dim")
             shown.update(text)
-        else:
+        elif verdict.problems:
             shown.update(
                 Text(
                     bad + " " + _("deal NOT verified: ") + "; ".join(verdict.problems),
                     style="bold red",
                 )
+            )
+        else:  # neither verified nor caught: why is said in the check's own words
+            shown.update(
+                Text(_("deal not checked: ") + "; ".join(verdict.unchecked), style="bold yellow")
             )
 
     def on_session_notice(self, message: SessionNotice) -> None:
