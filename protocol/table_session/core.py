@@ -226,3 +226,6 @@ class SessionCore:
 
     def _sealed_waits(self, seat: int) -> None:
         raise NotImplementedError  # sealed_play.py
+
+    def _sealed_catch_up(self, member: Member) -> None:
+        raise NotImplementedError  # sealed_play.py
