@@ -447,6 +447,7 @@ class Table:
             "name": self.name,
             "host_part": self.host_part.hex(),
             "stand_in_level": self.stand_in_level,
+            "sealed": self.sealed,
             "seats": [
                 {
                     **s.public(),
@@ -491,7 +492,12 @@ class Table:
             )
         config = TableConfig.from_data(head["config"])
         table = cls(
-            game, config, head["name"], bytes.fromhex(head["host_part"]), head["stand_in_level"]
+            game,
+            config,
+            head["name"],
+            bytes.fromhex(head["host_part"]),
+            head["stand_in_level"],
+            sealed=head.get("sealed", False) is True,
         )
         for s, data in zip(table.seats, head["seats"], strict=True):
             s.kind, s.name, s.bot_level = data["kind"], data["name"], data["bot_level"]

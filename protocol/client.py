@@ -72,6 +72,7 @@ from protocol.messages import (
     SetOptions,
 )
 from protocol.own_moves import OwnMoves
+from protocol.seat_tokens import SealedSeedFile
 from protocol.silence import SilenceWatch
 
 Trust = Callable[[str], Awaitable[bool]]
@@ -132,6 +133,9 @@ class TableClient(HostMessages):
     """Which of our seat's moves this program made and which a bot made for us (restored from
     disk by a restarted program): the log says who made each."""
     keep_moves: Callable[[OwnMoves], None] | None = None
+    seed_file: SealedSeedFile | None = None
+    """Where our seat's seed for a sealed game is kept (beside the seat token), so that a
+    restarted program takes the seat back; None: in memory only."""
     """Writes `moves` to disk whenever one of our own moves is applied (or found not ours)."""
     """What we saw of the deal being made (restored from disk by a restarted program)."""
 

@@ -170,6 +170,8 @@ class HostMessages(SealedClient):
             self._notify(line)
         elif isinstance(message, TableNotice) and message.code == "taken_back":
             self._taken_back(message.args.get("seq"), message.args.get("run"))
+        elif isinstance(message, TableNotice) and message.code == "sealed_history":
+            self._sealed_history(message.args)
         elif isinstance(message, TableNotice) and message.code == "closed":
             self.host_closed = True
         elif isinstance(message, TableNotice) and message.code == "last_game":

@@ -13,12 +13,19 @@ waited for a player who dropped) cannot be audited: the verdict says `deal not c
 why, naming the seats that left first, never `deal verified`. A spectator is fed the public view
 as at any table (`update`, `snapshot`) and holds no seat's secrets nor any sealing step, so its
 verdict says the deal was not checked by it: the players' programs check it.
+
+All of the seat's randomness comes from one seed per game (`protocol/sealed/seed_stream.py`),
+written to `seed_file` before the signing key is sent. A player who comes back (a dropped link,
+a restarted program) is sent its seat's whole sealed history: the client rebuilds its seat from
+the seed and replays it, and only then plays. Without the seed it cannot take the seat back,
+and says so.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Mapping
 from typing import Any
 
 from netcards.action import Action as GameAction
@@ -33,9 +40,11 @@ from protocol.errors import RemoteProtocolError
 from protocol.messages import Message, Sealed, Start
 from protocol.sealed.errors import Caught, DeckTampered, Finding
 from protocol.sealed.messages import SealActed, decode, encode
+from protocol.sealed.seed_stream import SEED_BYTES, SeedStream
 from protocol.sealed_play.audit import describe
 from protocol.sealed_play.progress import HOST
 from protocol.sealed_play.seat import SealedSeat
+from protocol.seat_tokens import SealedSeedFile
 
 NOT_VERIFIED = "deal NOT verified: "
 """How a verdict that names a cheat begins (`Verdict.problems` hold what follows it, as a screen
@@ -53,6 +62,12 @@ class SealedClient:
     sealed: SealedSeat | None = None
     sealed_verdict: str | None = None
     """`deal verified`, or `deal NOT verified: ...` naming whom, once the audit ran."""
+    _sealed_back = False
+    """The host said we are back at a sealed game under way (`sealed_history`)."""
+    _sealed_catching_up = 0
+    """Messages of our seat's history still to replay: we do not play before they are in."""
+    _seed_note: dict[str, Any] | None = None
+    """The seed of our seat in the game being played, and which game (as `seed_file` keeps it)."""
 
     # Provided by TableClient.
     seat: int | None
@@ -67,6 +82,7 @@ class SealedClient:
     names: tuple[str, ...]
     notices: list[TableSays]
     standings: Outcome | None
+    seed_file: SealedSeedFile | None
 
     def _notify(self, notice: Notice) -> None:
         raise NotImplementedError  # protocol/client.py
@@ -78,15 +94,65 @@ class SealedClient:
         raise NotImplementedError  # protocol/client.py
 
     async def _sealed_start(self, start: Start) -> None:
-        """A sealed game starts: this seat's engine and driver, and its signing key to the host."""
+        """A sealed game starts (or we are back at one): this seat's engine and driver, their
+        randomness from the game's seed, and its signing key to the host (the same key again,
+        when back: the host ignores it). A fresh seed is on disk before the key leaves."""
         if start.seat is None:
             return
+        back, self._sealed_back = self._sealed_back, False
+        seed = self._kept_seed(start)
+        if seed is None:
+            if back:
+                self._sealed_catching_up = 0
+                raise Fatal(
+                    f"cannot take back seat {start.seat + 1} of this sealed game: its secrets "
+                    "were kept on the machine that played it, and are not on this one",
+                    "no_secrets",
+                )
+            seed = self._new_seed(start)
         engine = sealed_engine(start.game)
         config = engine_config(start)
-        seed = public_seed(start.commitment, {c.seat: c.part for c in start.contributions})
-        self.sealed = SealedSeat(engine, config, seed, start.seat, self.random_bytes or os.urandom)
+        public = public_seed(start.commitment, {c.seat: c.part for c in start.contributions})
+        self.sealed = SealedSeat(engine, config, public, start.seat, SeedStream(seed))
         self.sealed_verdict = None
         await self._send(Sealed(encode(self.sealed.hello())))
+
+    def _sealed_history(self, args: Mapping[str, Any]) -> None:
+        """The host says we are back at a sealed game, and how many of its messages follow the
+        start: we replay them before we play."""
+        count = args.get("count")
+        self._sealed_back = True
+        self._sealed_catching_up = count if type(count) is int and count > 0 else 0
+
+    def _kept_seed(self, start: Start) -> bytes | None:
+        """The seed kept for this game and seat: in memory, or on disk for a restarted program."""
+        mine = _seed_note(start)
+        kept = self._seed_note
+        if kept is None and self.seed_file is not None:
+            with contextlib.suppress(OSError):
+                kept = self.seed_file.load()
+        if kept is None or any(kept.get(k) != v for k, v in mine.items()):
+            return None
+        try:
+            seed = bytes.fromhex(str(kept.get("seed")))
+        except ValueError:
+            return None
+        return seed if len(seed) == SEED_BYTES else None
+
+    def _new_seed(self, start: Start) -> bytes:
+        seed = (self.random_bytes or os.urandom)(SEED_BYTES)
+        self._seed_note = {**_seed_note(start), "seed": seed.hex()}
+        if self.seed_file is not None:
+            # Without it a dropped player cannot come back; the game itself goes on.
+            with contextlib.suppress(OSError):
+                self.seed_file.save(self._seed_note)
+        return seed
+
+    def _forget_seed(self) -> None:
+        self._seed_note = None
+        if self.seed_file is not None:
+            with contextlib.suppress(OSError):
+                self.seed_file.forget()
 
     async def _on_sealed(self, message: Sealed) -> None:
         seat = self.sealed
@@ -104,6 +170,8 @@ class SealedClient:
         except DeckTampered as exc:
             await self._caught(f"deal NOT verified: the deck was tampered with ({exc})")
             return
+        if self._sealed_catching_up > 0:
+            self._sealed_catching_up -= 1
         for reply in replies:
             await self._send(Sealed(encode(reply)))
         self._sealed_refresh(msg)
@@ -137,7 +205,12 @@ class SealedClient:
         assert seat is not None
         state = seat.state
         engine = seat.engine
-        ready = state.ledger.ready() and engine.outcome(state) is None and not state.over
+        ready = (
+            state.ledger.ready()
+            and engine.outcome(state) is None
+            and not state.over
+            and self._sealed_catching_up == 0
+        )
         with contextlib.suppress(HiddenCardNeeded):  # a card drawn last, not opened: kept as was
             self.view = seat.view()
         self.to_act = tuple(sorted(engine.to_act(state))) if ready else ()
@@ -151,6 +224,7 @@ class SealedClient:
             problems = [] if seat.finding is None else [seat.verdict.removeprefix(NOT_VERIFIED)]
             self.verdict = Verdict(problems)
             self._notify(DealChecked(self.verdict))  # the results came first, in `result`
+            self._forget_seed()  # the game is checked: its secrets are published
             self._sealed_finished()
 
     async def _sealed_act(self, action: GameAction | dict[str, Any], game: Any) -> None:
@@ -216,6 +290,11 @@ class SealedClient:
             name = self.names[who] if 0 <= who < len(self.names) else "?"
             why.append(f"seat {who + 1} ({name}) left before publishing its secrets")
         return why or ["the game ended before every seat published its secrets"]
+
+
+def _seed_note(start: Start) -> dict[str, Any]:
+    """Which game and seat a kept seed is for: a seed is never used for another game."""
+    return {"game": start.game, "commitment": start.commitment.hex(), "seat": start.seat}
 
 
 def engine_config(start: Start) -> Any:

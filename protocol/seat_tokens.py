@@ -9,7 +9,9 @@ back as a new table must not make us forget that it has seen our part. So forget
 leaves the notes; they go only once the deal has been checked (`forget_deal`). A third file
 says which of the seat's moves in that game were the program's own (`OwnMoves.to_data`), so
 that a restarted program's log tells them from those a bot made for the player; it goes with
-the deal notes. All are readable by the user alone. A restarted program then holds the host to
+the deal notes. A fourth holds the seed of the seat's sealed game (`SealedSeedFile`): its
+secrets, without which nobody can take a sealed seat back. All are readable by the user alone.
+A restarted program then holds the host to
 the same deal instead of believing whatever it is told next.
 
 Two programs of one user at one table under one name would read the same file and hold the
@@ -148,6 +150,52 @@ class SeatTokens:
         """The seat token only: the deal notes stay until the deal is checked."""
         self._path(address, name).unlink(missing_ok=True)
 
+    def sealed_seed(self, address: str, name: str) -> SealedSeedFile:
+        """The file of the seed of this seat's sealed game, keyed as the deal notes are."""
+        return SealedSeedFile(self, self._path(address, name, ".sealed"))
+
     def forget_deal(self, address: str, name: str) -> None:
         self._path(address, name, ".deal").unlink(missing_ok=True)
         self._path(address, name, ".moves").unlink(missing_ok=True)
+
+
+class SealedSeedFile:
+    """The seed of a seat's sealed game (`protocol/sealed/seed_stream.py`), beside its token.
+
+    Keeping the seed is keeping the seat's secrets: whoever reads it can sign as that seat and
+    unmask its cards for that game. So it is readable by the user alone, and whole on disk (or
+    not there at all) before the seat's signing key is sent. It goes once the game is checked
+    (its secrets are then published anyway), or the next sealed game's seed takes its place."""
+
+    def __init__(self, tokens: SeatTokens, path: Path) -> None:
+        self._tokens, self.path = tokens, path
+
+    def load(self) -> dict[str, Any] | None:
+        try:
+            data = json.loads(self.path.read_text())
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) else None
+
+    def save(self, data: dict[str, Any]) -> None:
+        fresh = self.path.with_suffix(".sealed-new")
+        self._tokens._write(fresh, data, sync=True)
+        os.replace(fresh, self.path)
+        _sync_folder(self.path.parent)
+
+    def forget(self) -> None:
+        self.path.unlink(missing_ok=True)
+
+
+def _sync_folder(folder: Path) -> None:
+    """The new name survives a power cut too."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -376,6 +376,7 @@ class NetcardsApp(App[None]):
             keep_moves=None if spectator else (
                 lambda moves: tokens.save_moves(address, name, moves.to_data())
             ),
+            seed_file=None if spectator else tokens.sealed_seed(address, name),
         )  # fmt: skip
         self.session = session
         await self._to_screen(LobbyScreen(session))

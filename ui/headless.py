@@ -103,7 +103,15 @@ async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
         owner_name=plan.owner,
         log=log,
     )
-    if plan.table.phase == "playing":  # resumed: whoever saw a later action is told
+    if plan.table.sealed and plan.table.phase == "playing":
+        # Rebuilt by replaying every sealed message it had accepted; a message lost with a torn
+        # record is simply sent again by its seat, which replays its history when it is back.
+        try:
+            host.session.resume_sealed(read_journal(plan.journal_path))
+        except ValueError as exc:
+            journal.close()
+            raise JournalError(f"{plan.journal_path}: {exc}") from None
+    elif plan.table.phase == "playing":  # resumed: whoever saw a later action is told
         host.taken_back_from = len(plan.table.actions) + 1
     if journal.repaired and plan.table.phase != "lobby":
         log(
@@ -296,6 +304,7 @@ async def _play_as_bot(
         trace=message_tracer(trace) if trace is not None else None,
         deal=DealWitness.restore(tokens.load_deal(address, name)),
         keep_deal=lambda deal: tokens.save_deal(address, name, deal.to_data()),
+        seed_file=tokens.sealed_seed(address, name),
     )
     runner = asyncio.create_task(client.run())
     bot: Any = None

@@ -29,6 +29,7 @@ from protocol.journal_file import JournalWriter
 from protocol.known_hosts import KnownHosts, OwnHost
 from protocol.lan import lan_addresses
 from protocol.own_moves import OwnMoves
+from protocol.seat_tokens import SealedSeedFile
 from protocol.settings import config_dir
 from ui.i18n import _
 from ui.journals import new_journal_path
@@ -269,10 +270,12 @@ async def join_table(
     keep_deal: Callable[[DealWitness], None] | None = None,
     moves: OwnMoves | None = None,
     keep_moves: Callable[[OwnMoves], None] | None = None,
+    seed_file: SealedSeedFile | None = None,
 ) -> Session:
     """Join a table; `token`, `deal` and `moves` are what an earlier run of the program kept of
     its seat, `keep_deal` writes the deal notes whenever they change (see
-    `TableClient.keep_deal`), `keep_moves` which moves were ours (`TableClient.keep_moves`)."""
+    `TableClient.keep_deal`), `keep_moves` which moves were ours (`TableClient.keep_moves`),
+    `seed_file` keeps the seed of a sealed game's seat (`TableClient.seed_file`)."""
     client = TableClient(
         address,
         player,
@@ -285,6 +288,7 @@ async def join_table(
         keep_deal=keep_deal,
         moves=moves or OwnMoves(),
         keep_moves=keep_moves,
+        seed_file=seed_file,
     )
     session = Session(client, post)
     await session.start()

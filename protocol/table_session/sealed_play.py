@@ -9,8 +9,11 @@ were dealt and nothing else. Every message of that game travels inside a `sealed
 A move while a step the engine asked for is still under way is refused (`step_pending`); a step
 or a move that is proof against its sender (a card its slot does not hold, a forged step) is
 refused (`cheated`) and everyone is told who. A player who drops is waited for: no bot stands in
-for a seat whose secrets only its player holds; the table ends when its host closes it (`ending`),
-its players then saying the deal could not be checked.
+for a seat whose secrets only its player holds. When the player comes back with its seat token,
+it is sent its seat's whole sealed history and rebuilds its seat from the seed it kept; a host
+that crashed rebuilds its game from its journal (`resume_sealed`). The table ends
+when its host closes it (`ending`), its players then saying the deal could not be checked.
+
 
 Spectators get the public view from the host's engine instance, as `update`s and `snapshot`s like
 at any table: one `update` per move (its public events, the view as the move left it) and a
@@ -22,6 +25,7 @@ host's instance holds no card of a player's hand, and `public_view` reads no kno
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from netcards.action import Action
@@ -34,32 +38,87 @@ from protocol.messages import Message, Result, Sealed, Snapshot, TableNotice, Up
 from protocol.sealed.errors import Caught
 from protocol.sealed.messages import decode, encode
 from protocol.sealed.round_driver import Outgoing
+from protocol.sealed.seed_stream import SeedStream
 from protocol.sealed_play.host import BotChoice, SealedHost
+from protocol.sealed_play.memory import SealedMemory, game_record, kept_game
 from protocol.table_session.core import Member, SessionCore, packed_once
-from protocol.table_session.effects import Finished
+from protocol.table_session.effects import Finished, Journal
 
 
 class SealedPlay(SessionCore):
     sealed_host: SealedHost | None = None
+    sealed_memory: SealedMemory | None = None
 
     def _sealed_deal(self) -> None:
-        """The game starts with no card dealt: the host waits for every seat's signing key."""
+        """The game starts with no card dealt: the host waits for every seat's signing key.
+        The journal gets what a resumed host rebuilds the game from (`sealed_play/memory.py`)."""
+        table = self.table
+        ids = self.random_bytes(16)
+        table_id, game_id, seed = (
+            b"netcards table " + ids,
+            b"netcards game " + ids,
+            self.random_bytes(32),
+        )
+        self._out.append(Journal(table.journal_start(), durable=True))
+        self._out.append(Journal(game_record(table_id, game_id, seed), durable=True))
+        self._sealed_host(table_id, game_id, seed)
+        self._sealed_go([])
+
+    def _sealed_host(self, table_id: bytes, game_id: bytes, seed: bytes) -> SealedHost:
         table = self.table
         engine = sealed_engine(table.game.id)
         bots = {s.index: self._sealed_bot(s.index) for s in table.seats if s.kind == "bot"}
-        ids = self.random_bytes(16)
+        self.sealed_memory = SealedMemory()
         self.sealed_host = SealedHost(
-            engine,
-            table.config,
-            table.seed,
-            b"netcards table " + ids,
-            b"netcards game " + ids,
-            bots,
-            self.random_bytes,
+            engine, table.config, table.seed, table_id, game_id, bots, SeedStream(seed)
         )
         table.state = self.sealed_host.state  # the same public state, slots and all
         self.sealed_host.watch = self._sealed_watch
-        self._sealed_go([])
+        return self.sealed_host
+
+    def resume_sealed(self, records: Sequence[Mapping[str, Any]]) -> None:
+        """A host that crashed comes back: its sealed game is rebuilt from its journal by
+        replaying every message it had accepted, in order (nothing is sent: everyone is away,
+        and each seat is sent its whole history when it comes back). ValueError: the journal
+        does not hold a game this host can rebuild."""
+        kept = kept_game(records)
+        if kept is None:
+            raise ValueError("the journal holds no sealed game")
+        host = self._sealed_host(kept.table, kept.game, kept.seed)
+        memory = self.sealed_memory
+        assert memory is not None
+        self._sealed_go([], send=False)
+        for number, (seat, msg) in enumerate(kept.messages, 1):
+            if memory.repeat(seat, msg):
+                continue
+            try:
+                out = host.receive(seat, msg)
+            except (Caught, GameError) as exc:  # it was accepted once: not this journal's game
+                raise ValueError(f"sealed message {number} of the journal: {exc}") from None
+            memory.accepted(seat, msg)
+            self._sealed_go(out, send=False)
+
+    def _sealed_catch_up(self, member: Member) -> None:
+        """A player back at a sealed game is told how many sealed messages follow (so that it
+        plays only once it has caught up), then sent the start and everything the host sent
+        its seat, in order. A spectator who comes in during (or after) the game gets the start
+        and the public view now. Both then get the results if the game is over."""
+        memory, host = self.sealed_memory, self.sealed_host
+        if member.seat is not None:
+            history = memory.history(member.seat) if memory is not None else []
+            self._send(member, TableNotice("sealed_history", {"count": len(history)}))
+            self._send(member, self._start_message(member.seat))
+            for msg in history:
+                self._send(member, Sealed(encode(msg)))
+        else:
+            self._send(member, self._start_message(None))
+            if host is not None:
+                view, to_act = self._public()
+                snapshot = Snapshot(len(host.actions), view, to_act)
+                self._send(member, packed_once(snapshot, check=False))
+        if self.table.phase == "over" and self._results is not None:
+            for result in self._results:
+                self._send(member, result)
 
     def _sealed_bot(self, seat: int) -> BotChoice:
         table = self.table
@@ -84,6 +143,10 @@ class SealedPlay(SessionCore):
         except RemoteProtocolError as exc:
             self._refuse(member, exc.code, exc.text)
             return
+        memory = self.sealed_memory
+        assert memory is not None
+        if memory.repeat(member.seat, msg):
+            return  # a seat that came back signs again what it signed before: nothing new
         try:
             out = host.receive(member.seat, msg)
         except Caught as exc:
@@ -100,13 +163,22 @@ class SealedPlay(SessionCore):
             self._refuse(member, code, str(exc))
             self._watchers_told()
             return
+        self._out.append(Journal(memory.accepted(member.seat, msg)))
         self._sealed_go(out)
 
-    def _sealed_go(self, out: list[Outgoing]) -> None:
+    def _sealed_go(self, out: list[Outgoing], send: bool = True) -> None:
         host = self.sealed_host
         assert host is not None
         if not host.started and host.ready_to_start():
             out = out + host.start()
+        if not send:  # a resumed host replaying its journal: kept for the seats, not sent
+            assert self.sealed_memory is not None
+            self.sealed_memory.sent(out)
+            self.table.phase = "over" if host.outcome is not None else self.table.phase
+            self._sealed_done = self._sealed_done or host.verdict is not None
+            if host.outcome is not None:
+                self._results = [packed_once(Result(host.outcome.to_data()))]
+            return
         self._sealed_send(out)
         self._watchers_told()  # after the players: they wait on theirs to play on
         table = self.table
@@ -125,6 +197,8 @@ class SealedPlay(SessionCore):
     _sealed_done: bool = False
 
     def _sealed_send(self, out: list[Outgoing]) -> None:
+        assert self.sealed_memory is not None
+        self.sealed_memory.sent(out)
         for seat, msg in out:
             wrapped = Sealed(encode(msg))
             for member in self.members.values():
@@ -190,17 +264,4 @@ class SealedPlay(SessionCore):
         waiting, self._for_watchers = self._for_watchers or [], None
         for member in self._watchers():
             for message in waiting:
-                self._send(member, message)
-
-    def _sealed_catch_up(self, member: Member) -> None:
-        """A spectator who comes in during (or after) a sealed game: the public view now, and
-        the results if the game is over. A seat's player is sent nothing more: its secrets are
-        not kept, so its seat cannot be taken up again yet."""
-        host = self.sealed_host
-        if host is None or member.seat is not None:
-            return
-        view, to_act = self._public()
-        self._send(member, packed_once(Snapshot(len(host.actions), view, to_act), check=False))
-        if self.table.phase == "over" and self._results is not None:
-            for message in self._results:
                 self._send(member, message)

@@ -113,10 +113,10 @@ class Seats(SessionCore):
                 self._run = int.from_bytes(self.random_bytes(6), "big")
             args = {"seq": self.taken_back_from, "run": self._run}
             self._send(member, TableNotice("taken_back", args))
-        self._send(member, self._start_message(member.seat))
         if table.sealed:
-            self._sealed_catch_up(member)  # a spectator's public view; nothing more for a seat
+            self._sealed_catch_up(member)  # the host holds no view of a sealed seat to send
             return
+        self._send(member, self._start_message(member.seat))
         for chunk in history_messages(table.history_steps(member.seat)):
             self._send(member, chunk)
         self._send(member, snapshot_for(table.game, table.state, self.seq, member.seat))

@@ -118,7 +118,8 @@ def test_a_rewritten_first_snapshot_is_named_by_its_fields() -> None:
     table = _finished()
     shown = ShownGame()
     view, to_act = _replayed_view(table, 0)
-    shown.on_view(0, {**view, "reward": 54, "totals": [9, 0]}, to_act, snapshot=True)
+    reward = 54 if view.get("reward") != 54 else 53  # any card but the deal's
+    shown.on_view(0, {**view, "reward": reward, "totals": [9, 0]}, to_act, snapshot=True)
     assert _check(table, shown).problems == [
         "the first snapshot differs from the replay (reward, totals)"
     ]
