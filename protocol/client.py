@@ -201,6 +201,7 @@ class TableClient(HostMessages):
         self._shown_before: Counter[ChatLine] | None = None
         self._linked = False
         """This link has taken its seat (or its spectator's place)."""
+        self._told_sealed: bool | None = None
         """This session's `earlier` chat lines still to be matched with lines already shown."""
 
     # -- what a player does ------------------------------------------------------------------------

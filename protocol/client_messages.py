@@ -105,6 +105,10 @@ class HostMessages(SealedClient):
     _audit_part: bytes | None
     _audit_seed: bytes | None
     _done: asyncio.Event
+    _told_sealed: bool | None
+    """What the lobby said of `sealed` once we were seated: the table is held to it."""
+    fingerprint: str
+    pin_name: str
 
     def _notify(self, notice: Notice) -> None:
         raise NotImplementedError  # protocol/client.py
@@ -129,9 +133,12 @@ class HostMessages(SealedClient):
                 self.deal.on_link(resumed=message.resumed)
             self._notify(SeatTaken(message.seat, message.owner, message.resumed))
         elif isinstance(message, Lobby):
+            await self._hold_to_sealed(message.sealed, "lobby")
             self.lobby = message
             self._notify(LobbyChanged(message))
         elif isinstance(message, Commit | Pledges | Start):
+            if not isinstance(message, Pledges):  # before any pledge or part of ours goes out
+                await self._hold_to_sealed(message.sealed, message.TYPE)
             try:
                 await self._witness(message)
             except DealTampered as exc:
@@ -145,6 +152,10 @@ class HostMessages(SealedClient):
                 self.steps.append((step.seq, step.events))
                 self.log.extend(step.events)
                 self.shown.on_events(step.seq, step.events, history=True)
+        elif (
+            isinstance(message, Snapshot | Update) and self.seat is not None and self._sealed_said()
+        ):
+            await self._hold_to_sealed(False, message.TYPE)
         elif isinstance(message, Snapshot):
             self.view, self.to_act, self.seq = message.view, message.to_act, message.seq
             self.shown.on_view(message.seq, message.view, message.to_act, snapshot=True)
@@ -306,8 +317,55 @@ class HostMessages(SealedClient):
             self.deal.on_start(message.commitment, parts)
             self._keep_deal()
             self._on_start(message)
-            if self.lobby is not None and self.lobby.sealed:
+            if message.sealed:
                 await self._sealed_start(message)
+
+    def _sealed_said(self) -> bool:
+        """Whether the table said it is sealed (its lobby once we sat, or the latest lobby)."""
+        if self._told_sealed is not None:
+            return self._told_sealed
+        return self.lobby is not None and self.lobby.sealed
+
+    async def _hold_to_sealed(self, sealed: bool, said_in: str) -> None:
+        """A table that said it is sealed must deal sealed, and one that said it is not must
+        not, from the first lobby we read once seated to the end (docs/security.md, "Sealed
+        tables"). A host that announces a sealed table and deals as a trusted dealer would see
+        every hand, ours too: we leave before sending anything of its deal."""
+        if said_in == "lobby":
+            if not self._linked:
+                return  # not seated yet: nothing was said to us as a player
+            if self._told_sealed is None:
+                self._told_sealed = sealed
+                return
+        elif self._told_sealed is None and self.lobby is None:
+            return  # told nothing: the message's own word stands
+        said = self._sealed_said()
+        if sealed == said:
+            return
+        if said_in == "lobby":
+            what = (
+                "the table said sealed, then that it is not"
+                if said
+                else "the table said it is not sealed, then that it is"
+            )
+        elif said:
+            what = (
+                f"the table said sealed but deals as a trusted dealer (its {said_in} is not sealed)"
+            )
+            if said_in in ("snapshot", "update"):
+                what = "the table said sealed but deals as a trusted dealer (it sent our hand)"
+        else:
+            what = f"the table said it is not sealed but deals sealed (its {said_in} is sealed)"
+        await self._refuse_sealing(f"the host {self.pin_name} ({self.fingerprint}) lies: {what}")
+
+    async def _refuse_sealing(self, reason: str) -> None:
+        """Leave before taking part in a deal the table did not announce, and say why."""
+        self.verdict = Verdict([reason])
+        self._notify(DealChecked(self.verdict))
+        self._leaving = True
+        with contextlib.suppress(Exception):
+            await self._send(Leave("the deal is not the one announced: " + reason[:160]))
+        raise Fatal(f"deal NOT verified: {reason}", "sealed_lie")
 
     def _keep_deal(self) -> None:
         if self.keep_deal is not None:

@@ -274,6 +274,9 @@ class Commit(Message):
     PHASE: ClassVar[Phase] = "session"
     commitment: Annotated[bytes, KEY32]
     seats: Annotated[tuple[int, ...], Seq(SEAT, MAX_SEATS)]
+    sealed: Annotated[bool, Bool()] = False
+    """The round makes a sealed game's public seed only: no card is dealt from it. A client
+    told by the lobby that the table is sealed refuses a round without it (and the reverse)."""
 
 
 @message
@@ -347,6 +350,8 @@ class Start(Message):
     commitment: Annotated[bytes, KEY32]
     contributions: Annotated[tuple[Contribution, ...], Seq(Record(Contribution), MAX_SEATS)]
     cards: Annotated[tuple[dict[str, Any], ...], Seq(Data())]
+    sealed: Annotated[bool, Bool()] = False
+    """The game is played sealed (the lobby said so): no `snapshot` or `update` follows."""
 
 
 @message

@@ -443,10 +443,9 @@ def _check_sealed(args: argparse.Namespace, game_id: str) -> None:
         except BadConfig as exc:
             raise UsageError(str(exc)) from None
         if getattr(args, "turn_clock", 0):
-            raise UsageError(
-                "a sealed table has no turn clock: no bot can play a sealed seat's turn, only "
-                "its player holds its keys"
-            )
+            from ui.sealed_words import SEALED_NO_CLOCK
+
+            raise UsageError(SEALED_NO_CLOCK)
 
 
 def _host(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:

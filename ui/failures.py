@@ -23,6 +23,13 @@ class Explained:
 
 def explain(failed: Failed, address: str, *, refused_deal: bool = False) -> Explained:
     """`refused_deal`: the client left because the host broke the fair deal's rules."""
+    if failed.code == "sealed_lie":
+        warning = _(
+            "The host does not deal the way its table said (sealed or not): a table that says "
+            "sealed and deals as a trusted dealer would see every hand. This program left "
+            "without taking part in that deal."
+        )
+        return Explained(warning + "\n\n" + failed.reason, None, loud=True)
     if refused_deal:
         warning = _(
             "The host broke the rules of the fair deal, so this program left before "

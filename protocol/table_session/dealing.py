@@ -35,7 +35,7 @@ class Dealing(SessionCore):
             self._set_timer(DEAL_TIMER, self.settings.pledge_timeout)
 
     def _commit_message(self, round_: DealRound) -> Commit:
-        return Commit(self.table.commit, tuple(sorted(round_.asked)))
+        return Commit(self.table.commit, tuple(sorted(round_.asked)), self.table.sealed)
 
     def _pledges_message(self, round_: DealRound) -> Pledges:
         return Pledges(tuple(SeatPledge(s, c) for s, c in sorted(round_.pledges.items())))

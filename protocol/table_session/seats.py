@@ -135,6 +135,7 @@ class Seats(SessionCore):
             table.commit,
             tuple(Contribution(s, part) for s, part in sorted(table.contributions().items())),
             tuple(table.game.cards(table.config)),
+            table.sealed,
         )
 
     def _gone(self, member: Member) -> None:

@@ -70,6 +70,8 @@ class Game:
     seat: int = -1
     token: bytes = b""
     commit: bytes = b""
+    sealed: bool | None = None
+    """What the first lobby said of `sealed`: the deal is held to it (section 7, step 11)."""
     my_part: bytes = b""
     pledges: dict[int, bytes] = field(default_factory=dict)
     start: dict[str, Any] = field(default_factory=dict)
@@ -140,7 +142,12 @@ def last_word(client: OutsideClient) -> dict[str, Any]:
 
 def on_deal(client: OutsideClient, game: Game, message: dict[str, Any]) -> None:
     """The deal of section 7.3: keep the first `commit`; when asked, pledge a hash of a fresh
-    part; reveal the part only once `pledges` holds our pledge unchanged; keep `start`."""
+    part; reveal the part only once `pledges` holds our pledge unchanged; keep `start`. The
+    table's `sealed` is what its first lobby said; no lobby, commit or start may say otherwise."""
+    if message["type"] in ("lobby", "commit", "start"):
+        if game.sealed is None and message["type"] == "lobby":
+            game.sealed = message["sealed"]
+        assert game.sealed is None or message["sealed"] == game.sealed, "not the table announced"
     if message["type"] == "commit":
         if not game.commit:
             game.commit = message["commitment"]

@@ -55,3 +55,35 @@ async def test_the_app_leaves_a_deal_the_host_chose_and_says_why(cheat: str) -> 
             assert all(seat != 0 for seat, _ in table.actions), "the app played no card of it"
     finally:
         await host.close()
+
+
+async def test_the_app_leaves_a_table_that_said_sealed_and_deals_as_a_trusted_dealer() -> None:
+    """The host's lobby says sealed, its deal is classic: the player reads why, loudly, in the
+    lobby it was in, and no pledge of theirs reached the host."""
+    from protocol.messages import Contribute, Pledge
+    from tests.network.test_sealed_announced import Announcing, AnnouncingHost
+
+    table = Table.create("via-gladiola", 2, {}, name="t", host_part=os.urandom(32))
+    table.add_bot("random", 1)
+    host = AnnouncingHost(table, IdentityKey.generate(os.urandom), settings=HostSettings())
+    session = host.session
+    assert isinstance(session, Announcing)
+    session.lobby_says = True
+    port = await host.start("127.0.0.1", 0)
+    app = make_app(settings=UserSettings(name="Ann"), join=JoinPlan(f"127.0.0.1:{port}"))
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: type(app.screen).__name__ == "Confirm", 30)
+            await pilot.press("y")
+            await wait_until(pilot, lambda: type(app.screen).__name__ == "LobbyScreen", 30)
+            await wait_until(pilot, lambda: "Sealed table" in words(pilot), 10)
+            await pilot.press("r")
+            await wait_until(
+                pilot, lambda: "does not deal the way its table said" in words(pilot), 30
+            )
+            text = words(pilot)
+            assert "the table said sealed but deals as a trusted dealer" in text, text
+            assert type(app.screen).__name__ == "Notice"
+            assert not [m for m in session.heard if isinstance(m, Pledge | Contribute)]
+    finally:
+        await host.close()

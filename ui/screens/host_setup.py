@@ -20,12 +20,14 @@ from netcards.bots.registry import bot_levels
 from netcards.errors import GameError
 from netcards.options import OptionSpec
 from netcards.registry import all_games, get_game
+from netcards.sealed_game import has_sealed_engine
 from protocol.address import DEFAULT_PORT, DEFAULT_SSH_PORT
 from protocol.limits import MAX_TURN_CLOCK
 from protocol.messages import Lobby
 from ui.bot_levels import level_choice
 from ui.i18n import N_, _, ngettext
 from ui.option_words import option_text
+from ui.sealed_words import SEALED_NO_CLOCK
 from ui.session import TablePlan
 from ui.widgets.form_error import FormError
 from ui.widgets.keybar import KeyBar
@@ -77,7 +79,7 @@ class HostSetupScreen(Screen[TablePlan | None]):
         title = _("Practise against bots") if self.practise else _("Host a table")
         if self.lobby is not None:
             title = _("Change the table")
-        hosting = not self.practise and self.lobby is None
+        hosting = self.hosting
         with VerticalScroll(id="form"):
             yield Static(title, classes="form-title")
             yield Label(_("Game"))
@@ -108,6 +110,8 @@ class HostSetupScreen(Screen[TablePlan | None]):
                 yield Input(value=str(DEFAULT_PORT), id="port", restrict=r"[0-9]*")
                 yield Label(_("Turn clock: seconds per decision, then a bot plays it (empty: off)"))
                 yield Input(id="clock", restrict=r"[0-9]*")
+                # Filled in per game (`game_changed`): only a title with a sealed engine has it.
+                yield Vertical(id="sealing")
                 yield Label(_("SSH door: friends join with only ssh on this port (empty: no door)"))
                 yield Input(
                     id="ssh-port",
@@ -163,6 +167,12 @@ class HostSetupScreen(Screen[TablePlan | None]):
                 widget.value = text
 
     @property
+    def hosting(self) -> bool:
+        """Opening a table for others: a practice game, or a table already open, has fewer
+        fields (no bots to count, no name, no port, no clock, no sealing)."""
+        return not self.practise and self.lobby is None
+
+    @property
     def game_id(self) -> str:
         return str(self.query_one("#game", Select).value)
 
@@ -177,6 +187,29 @@ class HostSetupScreen(Screen[TablePlan | None]):
         await box.remove_children()
         for spec in game.option_specs:
             await box.mount(*self.option_widgets(spec))
+        if self.hosting:
+            await self.sealing_widgets(game.id)
+
+    async def sealing_widgets(self, game_id: str) -> None:
+        """The "Sealed" box, for a title with a sealed engine only (like a game's options, it is
+        built anew for each game chosen, and starts off)."""
+        box = self.query_one("#sealing", Vertical)
+        await box.remove_children()
+        if not has_sealed_engine(game_id):
+            return
+        ascii_mode = bool(getattr(self.app, "ascii_mode", False))
+        await box.mount(
+            TextCheckbox(_("Sealed"), False, id="sealed", ascii_mode=ascii_mode),
+            Label(
+                _("nobody, the host included, sees a card they may not see; no turn clock"),
+                classes="field-note",
+            ),
+        )
+
+    @property
+    def sealed(self) -> bool:
+        boxes = self.query("#sealed")
+        return bool(boxes) and bool(boxes.first(TextCheckbox).value)
 
     def players_changed(self) -> None:
         value = self.query_one("#players", Select).value
@@ -285,6 +318,8 @@ class HostSetupScreen(Screen[TablePlan | None]):
                 _("the turn clock is at most {limit} seconds (a day)").format(limit=MAX_TURN_CLOCK),
                 "clock",
             )
+        if self.sealed and clock and int(clock):
+            raise FieldError(_(SEALED_NO_CLOCK), "clock")
         ssh_port = self.query_one("#ssh-port", Input).value.strip()
         if ssh_port and not 0 <= int(ssh_port) <= 65535:
             raise FieldError(_("the SSH door's port is between 0 and 65535"), "ssh-port")
@@ -295,6 +330,7 @@ class HostSetupScreen(Screen[TablePlan | None]):
             name=self.query_one("#name", Input).value.strip(),
             password=password or None, port=int(port_text), turn_clock=float(clock or 0),
             ssh_port=int(ssh_port) if ssh_port else None, ssh_keys=ssh_keys,
+            sealed=self.sealed,
         )  # fmt: skip
 
     def ssh_keys(self, *, door: bool) -> Path | None:
