@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from netcards.action import Action, ActionCodec
 from netcards.errors import BadConfig
@@ -71,6 +71,29 @@ class SealedGame(Protocol):
     def unsealed(self, state: Any, knowledge: Knowledge) -> Any: ...
 
 
+@runtime_checkable
+class PublicChances(Protocol):
+    """What a title whose rules turn hidden cards face up or draw at random between actions
+    offers beside `SealedGame` (Velonimo: the duel's reward, a turtle's steal). The protocol
+    does, in this order until the ledger is ready: seals, openings, shows, draws (a draw may list
+    new openings). A title without them needs neither (`to_show` and `draw_requests` below)."""
+
+    def to_show(self, state: Any) -> list[int]: ...
+    def show(self, state: Any, slot: int, card: int, knowledge: Knowledge) -> list[Event]: ...
+    def draw_requests(self, state: Any) -> int: ...
+    def drawn(self, state: Any, value: bytes, knowledge: Knowledge) -> list[Event]: ...
+
+
+def to_show(engine: SealedGame, state: Any) -> list[int]:
+    """Slots to open to everyone before the next action (none for a title without shows)."""
+    return engine.to_show(state) if isinstance(engine, PublicChances) else []
+
+
+def draw_requests(engine: SealedGame, state: Any) -> int:
+    """Public random draws still to make before the next action (none for most titles)."""
+    return engine.draw_requests(state) if isinstance(engine, PublicChances) else 0
+
+
 SEED_LABEL = b"netcards sealed public seed v4"
 
 
@@ -85,9 +108,10 @@ def public_seed(commitment: bytes, parts: Mapping[int, bytes]) -> bytes:
 
 
 def _engines() -> dict[str, SealedGame]:
+    from netcards.games.velonimo.sealed import SealedVelonimo
     from netcards.games.via_gladiola.sealed import SealedViaGladiola
 
-    return {"via-gladiola": SealedViaGladiola()}
+    return {"via-gladiola": SealedViaGladiola(), "velonimo": SealedVelonimo()}
 
 
 def has_sealed_engine(game_id: str) -> bool:

@@ -49,7 +49,19 @@ SIGNATURE = Blob(64)
 POSITION = Int(0, MAX_SEALED_CARDS - 1)
 CARD = Int(0, 2**32 - 1)
 ELEMENTS = Seq(ELEMENT, MAX_SEALED_CARDS)
-STEP_KINDS = ("mask", "rekey", "scalars", "reveal", "secrets")
+STEP_KINDS = (
+    "mask",
+    "rekey",
+    "scalars",
+    "reveal",
+    "secrets",
+    # private transfers (protocol/sealed/transfer.py)
+    "pass_key",
+    "pass",
+    # public random draws (protocol/sealed/draws.py)
+    "draw_commit",
+    "draw_open",
+)
 MAX_ROUNDS = 16
 """Most sealing rounds one game runs (the first deal and every reshuffle)."""
 """The kinds of step a sealed table sends (section 5 names one more, `digest`, which travels
@@ -116,12 +128,23 @@ BODY_FIELDS: dict[str, tuple[tuple[str, Kind], ...]] = {
         ("permutations", Seq(Seq(POSITION, MAX_SEALED_CARDS), MAX_ROUNDS)),
         ("rekeys", Seq(Seq(SCALAR, MAX_SEALED_CARDS), MAX_ROUNDS)),
     ),
+    "pass_key": (("positions", Seq(POSITION, MAX_SEALED_CARDS)), ("key", ELEMENT)),
+    "pass": (
+        ("to", SEAT),
+        ("key", ELEMENT),
+        ("scalars", Seq(Pair(POSITION, SCALAR), MAX_SEALED_CARDS)),
+    ),
+    "draw_commit": (("draw", COUNT), ("digest", Blob(32))),
+    "draw_open": (("draw", COUNT), ("nonce", Blob(32))),
 }
 """A step's body, by its kind: exactly these fields. `scalars` opens its positions to seat `to`
 (the seat that will hold those cards), each as [position, y_ij as 32-byte big-endian]. `reveal`
 publishes the signer's scalars of its positions to everyone: its own card played, or, asked by
 `seal_reveal`, the positions every seat shows at the end. `secrets`, once the game is scored:
-the digest of the signer's transcript and its secrets of every round, by round number."""
+the digest of the signer's transcript and its secrets of every round, by round number.
+`pass_key` and `pass` hand cards already opened to one seat to another alone (`to`, the seat
+that sent the `pass_key`), each scalar sealed to it. `draw_commit` and `draw_open` make a public
+random draw (its number, then a commitment to 32 random bytes, then the bytes)."""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -44,8 +44,17 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from protocol.sealed.canonical import canonical
 from protocol.sealed.cards import CardBook
 from protocol.sealed.deck import SealedRound
+from protocol.sealed.draws import Draws, draw_commitment
 from protocol.sealed.errors import Caught
-from protocol.sealed.group import SCALAR_BYTES, RandomBytes
+from protocol.sealed.group import (
+    SCALAR_BYTES,
+    BadElement,
+    N,
+    RandomBytes,
+    check_element,
+    commit,
+    scalar_from,
+)
 from protocol.sealed.messages import (
     SealKey,
     SealMessage,
@@ -60,6 +69,10 @@ from protocol.sealed.moves import sign_move
 from protocol.sealed.shuffle import SeatSecrets, mask_and_shuffle, rekey
 from protocol.sealed.signing import SignedStep, Step, sign, table_signing_key, verify
 from protocol.sealed.transcript import Transcript
+from protocol.sealed.transfer import open_scalar, public_key, seal_scalar
+
+DRAW_KINDS = ("draw_commit", "draw_open")
+PASS_KINDS = ("pass_key", "pass")
 
 Outgoing = tuple[int, SealMessage]
 """A message and the seat it goes to."""
@@ -90,6 +103,97 @@ def _scalars(body: Any) -> dict[int, int]:
 
 
 @dataclass
+class Moves:
+    """The private transfers of a round, as every party keeps them (public: who, not what).
+    `keepers`: each opened position's first owner, the one seat whose scalar is still secret.
+    `passing`: positions asked to be passed (`seal_open` of an opened position) to a seat.
+    `keys`: the new owner's `pass_key` element, once it was relayed. `passed`: every seat a
+    position was passed to."""
+
+    keepers: dict[int, int] = field(default_factory=dict)
+    passing: dict[int, int] = field(default_factory=dict)
+    keys: dict[int, bytes] = field(default_factory=dict)
+    passed: dict[int, set[int]] = field(default_factory=dict)
+
+    def ask(self, owners: dict[int, int], to: int, positions: Sequence[int], blame: int) -> None:
+        """A `seal_open` of positions already opened: each goes to `to` by a transfer."""
+        again = [
+            p
+            for p in positions
+            if owners.get(p) == to or to in self.passed.get(p, ()) or p in self.passing
+        ]
+        if again or not all(p in owners for p in positions):
+            raise Caught(blame, "reopened", f"positions {sorted(positions)} cannot go to seat {to}")
+        for p in positions:
+            self.passing[p] = to
+
+    def on_key(self, step: Step, blame: int) -> None:
+        """The new owner's `pass_key`: only for positions being passed to its signer."""
+        positions = list(step.body["positions"])
+        stray = [p for p in positions if self.passing.get(p) != step.seat or p in self.keys]
+        if stray or not positions or len(set(positions)) != len(positions):
+            raise Caught(blame, "unrequested", f"seat {step.seat} keyed positions {positions}")
+        try:
+            check_element(step.body["key"])
+        except BadElement as e:
+            raise Caught(step.seat, "bad_element", str(e)) from None
+        for p in positions:
+            self.keys[p] = step.body["key"]
+
+    def on_pass(self, step: Step, blame: int) -> None:
+        """A keeper's `pass`: of positions it keeps, to the seat whose key asked for them."""
+        to = step.body["to"]
+        positions = [p for p, _ in step.body["scalars"]]
+        wrong = [
+            p
+            for p in positions
+            if self.keepers.get(p) != step.seat or self.passing.get(p) != to or p not in self.keys
+        ]
+        if wrong or not positions or len(set(positions)) != len(positions):
+            raise Caught(blame, "out_of_turn", f"seat {step.seat} passed positions {positions}")
+        try:
+            check_element(step.body["key"])
+        except BadElement as e:
+            raise Caught(step.seat, "bad_element", str(e)) from None
+
+    def done(self, step: Step, owners: dict[int, int]) -> None:
+        to = step.body["to"]
+        for p, _ in step.body["scalars"]:
+            owners[p] = to
+            self.passed.setdefault(p, set()).add(to)
+            del self.passing[p]
+            del self.keys[p]
+
+    def knows(self, seat: int, p: int) -> bool:
+        """`seat` was shown the card at `p`: its keeper, or a seat it was passed to."""
+        return self.keepers.get(p) == seat or seat in self.passed.get(p, ())
+
+    def holder_scalars(self, step: Step) -> dict[int, tuple[int, int]]:
+        """Reveal scalars of positions passed to the signer are its keeper's: position ->
+        (whose scalar, the scalar)."""
+        out = {}
+        for p, y in _scalars(step.body).items():
+            keeper = self.keepers.get(p, step.seat)
+            moved = keeper != step.seat and step.seat in self.passed.get(p, ())
+            out[p] = (keeper if moved else step.seat, y)
+        return out
+
+
+def _on_reveal_scalars(r: SealedRound, moves: Moves, step: Step) -> None:
+    """Record a reveal's scalars, each as the seat's whose commitment it opens: the signer's
+    own, or, for a card passed to the signer, its keeper's. A scalar that fails names the
+    signer, who sent it."""
+    by_seat: dict[int, dict[int, int]] = {}
+    for p, (whose, y) in moves.holder_scalars(step).items():
+        by_seat.setdefault(whose, {})[p] = y
+    for whose, ys in sorted(by_seat.items()):
+        try:
+            r.on_scalars(whose, ys)
+        except Caught as e:
+            raise Caught(step.seat, e.kind, e.finding.detail) from None
+
+
+@dataclass
 class SeatRound:
     """One round as a seat keeps it: the public state, its own secrets, who each opened
     position went to, its own cards and every card revealed to everyone."""
@@ -102,6 +206,12 @@ class SeatRound:
     """Positions the relay asked every seat to reveal (`seal_reveal`)."""
     revealed: dict[int, int] = field(default_factory=dict)
     stepped: set[str] = field(default_factory=set)
+    moves: Moves = field(default_factory=Moves)
+    """Cards handed from one seat to another privately (`protocol.sealed.transfer`)."""
+    pass_secrets: dict[int, int] = field(default_factory=dict)
+    """This seat's `pass_key` secret b, by position passed to it."""
+    learnt: dict[int, int] = field(default_factory=dict)
+    """The keeper's y_kj of positions passed to this seat (so that it can play or pass them)."""
 
 
 @dataclass
@@ -112,17 +222,23 @@ class RelayRound:
     owners: dict[int, int] = field(default_factory=dict)
     revealing: set[int] = field(default_factory=set)
     revealed: dict[int, int] = field(default_factory=dict)
+    moves: Moves = field(default_factory=Moves)
 
 
 def _check_reveal(
-    step: Step, size: int, owners: dict[int, int], revealing: set[int], blame: int
+    step: Step, size: int, owners: dict[int, int], revealing: set[int], blame: int, moves: Moves
 ) -> None:
-    """A reveal is of positions opened to its signer, or asked of everyone; `blame` is named
-    for any other (the signer at the relay, the relay at a seat)."""
+    """A reveal is of positions opened (or passed) to its signer, or asked of everyone; `blame`
+    is named for any other (the signer at the relay, the relay at a seat). A card given back to
+    a seat that was shown it before is not opened again, so "opened to" is "ever shown to"."""
     positions = [p for p, _ in step.body["scalars"]]
     if len(set(positions)) != len(positions) or not all(0 <= p < size for p in positions):
         raise Caught(step.seat, "malformed", "a reveal of a position twice or of no position")
-    stray = [p for p in positions if owners.get(p) != step.seat and p not in revealing]
+    stray = [
+        p
+        for p in positions
+        if owners.get(p) != step.seat and not moves.knows(step.seat, p) and p not in revealing
+    ]
     if stray:
         raise Caught(blame, "unrequested", f"seat {step.seat} revealed positions {stray}")
 
@@ -160,6 +276,10 @@ class SeatDriver:
         self.rounds: dict[int, SeatRound] = {}
         """Every round so far, by number."""
         self._slots: set[tuple[object, ...]] = set()
+        self.draws = Draws()
+        """The table's public random draws (`asked` is set by the seat's game)."""
+        self._nonces: dict[int, bytes] = {}
+        self._opened_draws: set[int] = set()
 
     def hello(self) -> SealKey:
         """The seat's signing key, sent to the host once, before the first round."""
@@ -244,6 +364,7 @@ class SeatDriver:
                 self._raw_keys[seat] = raw
         if self.transcript is None:
             self.transcript = Transcript(msg.table)
+            self.draws.seats = tuple(sorted(keys))
         self.transcript.note(setup_bytes(msg))
         self.rounds[msg.round] = SeatRound(r, SeatSecrets.draw(r.size, self._random))
         return self._my_turn(msg.round)
@@ -294,16 +415,51 @@ class SeatDriver:
         if msg.to not in mine.round.seats:
             raise self._refuse("bad_open", f"an opening to seat {msg.to}, not in the round")
         self._positions(mine, msg.positions)
-        again = [p for p in msg.positions if p in mine.owners]
-        if again:
-            raise self._refuse("reopened", f"positions {again} were opened already")
+        if any(p in mine.owners for p in msg.positions):
+            return self._on_pass_asked(mine, msg)
         for p in msg.positions:
             mine.owners[p] = msg.to
+            mine.moves.keepers[p] = msg.to
         if msg.to == self.seat:
             self._open_mine(mine)
             return []
         ys = [[p, mine.secrets.rekeys[p].to_bytes(SCALAR_BYTES, "big")] for p in msg.positions]
         return [self.sign("scalars", {"to": msg.to, "scalars": ys}, msg.round)]
+
+    def _on_pass_asked(self, mine: SeatRound, msg: SealOpen) -> list[SealMessage]:
+        """Positions already opened go to `to` privately: it sends its `pass_key`."""
+        mine.moves.ask(mine.owners, msg.to, msg.positions, self.relay)
+        if msg.to != self.seat:
+            return []
+        b = scalar_from(self._random)
+        for p in msg.positions:
+            mine.pass_secrets[p] = b
+        body = {"positions": list(msg.positions), "key": public_key(b)}
+        return [self.sign("pass_key", body, msg.round)]
+
+    def _pass(self, mine: SeatRound, number: int, positions: Sequence[int]) -> list[SealMessage]:
+        """This seat keeps `positions` (its scalar of each is the one still secret) and their
+        new owner's key is in: its scalars, sealed to the new owner."""
+        e = scalar_from(self._random)
+        to = mine.moves.passing[positions[0]]
+        ys = []
+        for p in positions:
+            y = mine.secrets.rekeys[p]
+            ys.append([p, seal_scalar(y, mine.moves.keys[p], e, number, p)])
+        body = {"to": to, "key": public_key(e), "scalars": ys}
+        return [self.sign("pass", body, number)]
+
+    def _passed_to_me(self, mine: SeatRound, step: Step) -> None:
+        r = mine.round
+        for p, sealed in step.body["scalars"]:
+            keeper = mine.moves.keepers[p]
+            y = open_scalar(sealed, step.body["key"], mine.pass_secrets[p], step.round, p)
+            if not 1 <= y < N or commit(y) != r.commitments[keeper][p]:
+                raise Caught(
+                    step.seat, "wrong_scalar", f"passed position {p}: fails its commitment"
+                )
+            mine.learnt[p] = y
+            mine.hand[p] = r.open_for(keeper, p, y)
 
     def _on_reveal(self, msg: SealReveal) -> list[SealMessage]:
         mine = self._sealed_round(msg.round)
@@ -320,10 +476,44 @@ class SeatDriver:
         """This seat's scalars of `positions` of round `round_no`, to everyone: a card of its
         own it plays, or positions the relay asked every seat to show."""
         mine = self.rounds[round_no]
-        ys = [[p, mine.secrets.rekeys[p].to_bytes(SCALAR_BYTES, "big")] for p in positions]
+        ys = [
+            [p, mine.learnt.get(p, mine.secrets.rekeys[p]).to_bytes(SCALAR_BYTES, "big")]
+            for p in positions
+        ]
         return self.sign("reveal", {"scalars": ys}, round_no)
 
+    # -- public random draws (protocol/sealed/draws.py) ---------------------------------------
+
+    def draw_commit(self, draw: int) -> SealStep | None:
+        """This seat's commitment to draw `draw`, once (None if it committed already)."""
+        if draw in self._nonces:
+            return None
+        nonce = self._random(32)
+        self._nonces[draw] = nonce
+        body = {"draw": draw, "digest": draw_commitment(draw, self.seat, nonce)}
+        return self.sign("draw_commit", body, 0)
+
+    def _on_draw(self, msg: SealStep) -> list[SealMessage]:
+        assert self.table is not None and self.transcript is not None
+        signed = msg.signed(self.table)
+        step = verify(signed, self.keys, self.relay)
+        if step.slot in self._slots:
+            raise self._refuse("replayed", f"seat {step.seat}'s {step.kind} step a second time")
+        draw = step.body["draw"]
+        if step.kind == "draw_commit":
+            self.draws.on_commit(step.seat, draw, step.body["digest"], self.relay)
+        else:
+            self.draws.on_open(step.seat, draw, step.body["nonce"], self.relay)
+        self._slots.add(step.slot)
+        self.transcript.add(signed)
+        if self.draws.committed(draw) and draw in self._nonces and draw not in self._opened_draws:
+            self._opened_draws.add(draw)
+            return [self.sign("draw_open", {"draw": draw, "nonce": self._nonces[draw]}, 0)]
+        return []
+
     def _on_step(self, msg: SealStep) -> list[SealMessage]:
+        if msg.kind in DRAW_KINDS:
+            return self._on_draw(msg)
         mine = self._round(msg.round)
         r = mine.round
         assert self.table is not None and self.transcript is not None
@@ -340,9 +530,15 @@ class SeatDriver:
                 r.on_rekey(step.seat, step.body["elements"], step.body["commitments"])
             elif step.kind == "scalars":
                 self._on_scalars(mine, step)
+            elif step.kind == "pass_key":
+                mine.moves.on_key(step, self.relay)
+            elif step.kind == "pass":
+                mine.moves.on_pass(step, self.relay)
+                if step.body["to"] == self.seat:
+                    self._passed_to_me(mine, step)
             else:
-                _check_reveal(step, r.size, mine.owners, mine.revealing, self.relay)
-                r.on_scalars(step.seat, _scalars(step.body))
+                _check_reveal(step, r.size, mine.owners, mine.revealing, self.relay, mine.moves)
+                _on_reveal_scalars(r, mine.moves, step)
         except Caught as e:
             if e.kind in RELAY_CHECKS:
                 raise self._refuse(
@@ -356,6 +552,12 @@ class SeatDriver:
             return []
         if step.kind == "reveal":
             _reveal_ready(r, [p for p, _ in step.body["scalars"]], mine.revealed)
+            return []
+        if step.kind == "pass_key":
+            held = [p for p in step.body["positions"] if mine.moves.keepers.get(p) == self.seat]
+            return self._pass(mine, msg.round, held) if held else []
+        if step.kind == "pass":
+            mine.moves.done(step, mine.owners)
             return []
         return self._my_turn(msg.round)
 
@@ -392,6 +594,8 @@ class RelayDriver:
         self.rounds: dict[int, RelayRound] = {}
         """Every round so far, by number."""
         self._slots: set[tuple[object, ...]] = set()
+        self.draws = Draws()
+        """The table's public random draws (`asked` is set by the host's game)."""
 
     @property
     def round_no(self) -> int | None:
@@ -437,6 +641,8 @@ class RelayDriver:
         if missing:
             raise ValueError(f"seats {missing} have sent no signing key")
         book = CardBook.of(game, cards)
+        if not self.rounds:
+            self.draws.seats = tuple(sorted(seats))
         self.rounds[round_no] = RelayRound(SealedRound.of_cards(book, seats, cards))
         keys = tuple(SeatKey(s, self._raw_keys[s]) for s in seats)
         msg = SealRound(self.table, round_no, game, tuple(seats), tuple(cards), keys)
@@ -457,10 +663,20 @@ class RelayDriver:
         other seat is asked for its scalars of them."""
         number, kept = self._sealed_round(round_no)
         r = kept.round
-        if to not in r.seats or any(p in kept.owners or not 0 <= p < r.size for p in positions):
-            raise ValueError("an opening to no seat of the round, or of a position taken")
-        for p in positions:
-            kept.owners[p] = to
+        if to not in r.seats or any(not 0 <= p < r.size for p in positions):
+            raise ValueError("an opening to no seat of the round, or of no position")
+        if any(p in kept.owners for p in positions):
+            # Held by a seat already: passed to `to` privately (protocol/sealed/transfer.py).
+            try:
+                kept.moves.ask(kept.owners, to, positions, self.relay)
+            except Caught:
+                raise ValueError(
+                    "positions held already cannot all be passed to that seat"
+                ) from None
+        else:
+            for p in positions:
+                kept.owners[p] = to
+                kept.moves.keepers[p] = to
         msg = SealOpen(number, to, tuple(positions))
         return [(s, msg) for s in r.seats]
 
@@ -480,7 +696,25 @@ class RelayDriver:
         """The cards of round `round_no` shown to everyone so far, by position."""
         return self.rounds[round_no].revealed
 
+    def _on_draw(self, sender: int, msg: SealStep) -> list[Outgoing]:
+        if msg.seat != sender:
+            raise Caught(sender, "impersonated", f"sent a step signed as seat {msg.seat}")
+        signed = msg.signed(self.table)
+        step = verify(signed, self.keys, sender)
+        if step.slot in self._slots:
+            raise Caught(sender, "replayed", f"its {step.kind} step a second time")
+        draw = step.body["draw"]
+        if step.kind == "draw_commit":
+            self.draws.on_commit(sender, draw, step.body["digest"], sender)
+        else:
+            self.draws.on_open(sender, draw, step.body["nonce"], sender)
+        self._slots.add(step.slot)
+        self.transcript.add(signed)
+        return [(s, msg) for s in self.draws.seats]
+
     def _on_step(self, sender: int, msg: SealStep) -> list[Outgoing]:
+        if msg.kind in DRAW_KINDS:
+            return self._on_draw(sender, msg)
         kept = self.rounds.get(msg.round)
         if kept is None or (msg.kind in ("mask", "rekey") and msg.round != self.round_no):
             raise Caught(sender, "wrong_round", f"a step of round {msg.round}, not {self.round_no}")
@@ -502,13 +736,19 @@ class RelayDriver:
             if asked:
                 raise Caught(sender, "unrequested", f"opened positions {asked} to seat {to}")
             r.on_scalars(sender, _scalars(step.body))
+        elif step.kind == "pass_key":
+            kept.moves.on_key(step, sender)
+        elif step.kind == "pass":
+            kept.moves.on_pass(step, sender)
         else:
             if r.phase != "sealed":
                 raise Caught(sender, "out_of_turn", "a reveal before the round is sealed")
-            _check_reveal(step, r.size, kept.owners, kept.revealing, sender)
-            r.on_scalars(sender, _scalars(step.body))
+            _check_reveal(step, r.size, kept.owners, kept.revealing, sender, kept.moves)
+            _on_reveal_scalars(r, kept.moves, step)
         self._slots.add(step.slot)
         self.transcript.add(signed)
+        if step.kind == "pass":
+            kept.moves.done(step, kept.owners)
         if step.kind == "reveal":
             _reveal_ready(r, [p for p, _ in step.body["scalars"]], kept.revealed)
         return [(s, msg) for s in r.seats]

@@ -28,7 +28,19 @@ from protocol.sealed.errors import Caught
 from protocol.sealed.group import RandomBytes
 
 STEP_LABEL = "netcards sealed step v4"
-KINDS = ("mask", "rekey", "scalars", "reveal", "secrets", "digest", "move")
+KINDS = (
+    "mask",
+    "rekey",
+    "scalars",
+    "reveal",
+    "secrets",
+    "digest",
+    "pass_key",
+    "pass",
+    "draw_commit",
+    "draw_open",
+    "move",
+)
 
 
 def table_signing_key(random_bytes: RandomBytes) -> Ed25519PrivateKey:
@@ -47,10 +59,16 @@ class Step:
     @property
     def slot(self) -> tuple[object, ...]:
         """What a seat says once only: one step of each kind per round, except scalars and reveals,
-        said once per set of positions opened."""
+        said once per set of positions opened, a transfer's steps once per set of positions
+        and new owner, and a draw's once per draw."""
         if self.kind in ("scalars", "reveal"):
             positions = tuple(sorted(p for p, _ in self.body.get("scalars", ())))
             return (self.round, self.kind, self.seat, positions)
+        if self.kind in ("pass_key", "pass"):
+            moved = self.body.get("positions") or [p for p, _ in self.body.get("scalars", ())]
+            return (self.round, self.kind, self.seat, self.body.get("to"), tuple(sorted(moved)))
+        if self.kind in ("draw_commit", "draw_open"):
+            return (self.round, self.kind, self.seat, self.body.get("draw"))
         return (self.round, self.kind, self.seat)
 
     def signed_bytes(self) -> bytes:

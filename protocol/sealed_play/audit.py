@@ -5,7 +5,9 @@ of the steps it was shown (a `secrets` step). The first thing that does not hold
 author: a digest unlike this program's names the host (it showed the seats different steps); a
 round's step its author's secrets do not make names that seat (`protocol.sealed.audit`); a card
 a seat played or revealed that its slot does not hold names that seat; a result other than the
-one the replay gives names the host.
+one the replay gives names the host. Every public random draw is recomputed from the
+commitments and nonces the seats published (one that does not open names its seat) and the
+replay takes with it what the draw took (a turtle's steal).
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ from typing import Any
 from netcards.errors import GameError
 from netcards.game import TableConfig
 from netcards.sealed_cards import SLOT_BASE, Knowledge
-from netcards.sealed_game import SealedGame
+from netcards.sealed_game import PublicChances, SealedGame
 from protocol.sealed.audit import audit, final_cards
 from protocol.sealed.deck import SealedRound
+from protocol.sealed.draws import Draws, replay_draws
 from protocol.sealed.errors import Finding
 from protocol.sealed.shuffle import SeatSecrets
 from protocol.sealed_play.progress import HOST
@@ -42,7 +45,13 @@ def audit_game(
     own_digest: bytes,
     actions: Sequence[tuple[int, Mapping[str, Any]]],
     outcome: Mapping[str, Any] | None,
+    draws: Draws | None = None,
 ) -> Finding | None:
+    values: list[bytes] = []
+    if draws is not None:
+        values, caught = replay_draws(draws.seats, draws.commitments, draws.nonces)
+        if caught is not None:
+            return caught.finding
     for seat, digest in sorted(digests.items()):
         if digest != own_digest:
             return Finding(HOST, "equivocated", f"seat {seat + 1} was shown other steps")
@@ -58,7 +67,7 @@ def audit_game(
         truth.cards.update(
             (slot_base(engine, number, rounds) + p, c) for p, c in enumerate(cards) if c is not None
         )
-    return _replay(engine, config, public_seed, truth, actions, outcome)
+    return _replay(engine, config, public_seed, truth, actions, outcome, values)
 
 
 def slot_base(engine: SealedGame, number: int, rounds: Mapping[int, SealedRound]) -> int:
@@ -73,23 +82,34 @@ def _replay(
     truth: Knowledge,
     actions: Sequence[tuple[int, Mapping[str, Any]]],
     outcome: Mapping[str, Any] | None,
+    values: Sequence[bytes] = (),
 ) -> Finding | None:
     state = engine.setup(config, public_seed)
+    made = iter(values)
 
     def settle() -> Finding | None:
-        for request in engine.seal_requests(state):
-            engine.sealed(state, request.index)
-        by_seat: dict[int, list[int]] = {}
-        for seat, slot in engine.to_open(state):
-            by_seat.setdefault(seat, []).append(slot)
-        for seat, slots in by_seat.items():
-            engine.opened(state, seat, slots)
-        for seat, slots in sorted(engine.to_reveal(state).items()):
-            try:
-                engine.reveal_hand(state, seat, {s: truth.resolve(s) for s in slots}, truth)
-            except GameError as exc:
-                return Finding(seat, "false_claim", str(exc))
-        return None
+        while True:
+            for request in engine.seal_requests(state):
+                engine.sealed(state, request.index)
+            by_seat: dict[int, list[int]] = {}
+            for seat, slot in engine.to_open(state):
+                by_seat.setdefault(seat, []).append(slot)
+            for seat, slots in by_seat.items():
+                engine.opened(state, seat, slots)
+            if isinstance(engine, PublicChances):
+                for slot in engine.to_show(state):
+                    engine.show(state, slot, truth.resolve(slot), truth)
+            for seat, slots in sorted(engine.to_reveal(state).items()):
+                try:
+                    engine.reveal_hand(state, seat, {s: truth.resolve(s) for s in slots}, truth)
+                except GameError as exc:
+                    return Finding(seat, "false_claim", str(exc))
+            if not (isinstance(engine, PublicChances) and engine.draw_requests(state)):
+                return None
+            value = next(made, None)
+            if value is None:
+                return Finding(HOST, "wrong_result", "a move was taken before its draw was made")
+            engine.drawn(state, value, truth)  # the steal recomputed from the draw's value
 
     finding = settle()
     for n, (seat, data) in enumerate(actions, 1):

@@ -2,7 +2,9 @@
 
 The host knows the public record and its own bots' hands, nothing else: its engine instance's
 knowledge holds exactly that. It drives the game: whenever its engine lists a round to seal, a
-slot to open or (at the end) a hand to reveal, it starts that step through its `RelayDriver`;
+slot to open (or, held by a seat already, to pass privately), a slot to show to everyone or (at
+the end) a hand to reveal, it starts that step through its `RelayDriver`, and when a public
+random draw is due its bots commit to it (every seat does so on its own, from its own mirror);
 the seats it hosts as bots answer in memory (`SeatDriver`s the host runs), the others over
 their links. A move is taken only when no step is pending (`StepPending` otherwise), and a card
 played only once its owner's `reveal` step has shown it to everyone, and only as that card: a
@@ -19,7 +21,7 @@ from typing import Any
 from netcards.action import Action
 from netcards.errors import NotYourTurn, StepPending
 from netcards.game import TableConfig
-from netcards.sealed_game import SealedGame
+from netcards.sealed_game import SealedGame, to_show
 from protocol.sealed.errors import Caught, Finding
 from protocol.sealed.group import RandomBytes
 from protocol.sealed.messages import SealAct, SealActed, SealKey, SealMessage, SealStep
@@ -81,6 +83,11 @@ class SealedHost:
         """Every seat's key is in: the first round begins."""
         self.started = True
         return self._drive([])
+
+    def waiting_for(self) -> list[int]:
+        """The seats a public random draw waits for (a commitment or an opening): a seat that
+        withholds one stalls the game and is named here."""
+        return self.relay.draws.waiting_for()
 
     @property
     def outcome(self) -> Any:
@@ -158,6 +165,7 @@ class SealedHost:
             self.relay.transcript.digest,
             self.actions,
             None if outcome is None else outcome.to_data(),
+            self.relay.draws,
         )
         self.verdict = describe(self.finding)
 
@@ -189,7 +197,12 @@ class SealedHost:
             driver = self.bots.get(seat)
             return None if driver is None else driver.rounds[number].hand.get(p)
 
-        self.mirror.catch_up(rounds, revealed, bot_card)
+        passed = {n: r.moves.passed for n, r in self.relay.rounds.items()}
+        self.mirror.catch_up(rounds, revealed, bot_card, passed, self.relay.draws.values)
+        asked = self.mirror.draws_done + (self.mirror.draw_due is not None)
+        self.relay.draws.asked = asked
+        for driver in self.bots.values():
+            driver.draws.asked = asked
         if self.watch is not None:
             self.watch(None)
 
@@ -203,23 +216,39 @@ class SealedHost:
                 return []
             return relay.begin(first.index, self.game, self.seats, first.cards)
         out: list[Outgoing] = []
-        groups: dict[tuple[int, int], list[int]] = defaultdict(list)
+        groups: dict[tuple[int, int, bool], list[int]] = defaultdict(list)
         for seat, slot in engine.to_open(state):
             number, p = where(state, slot)
-            if p not in relay.rounds[number].owners:
-                groups[(seat, number)].append(p)
-        for (seat, number), positions in groups.items():
+            kept = relay.rounds[number]
+            if p not in kept.owners:
+                groups[(seat, number, False)].append(p)
+            elif kept.owners[p] != seat and p not in kept.moves.passing:
+                groups[(seat, number, True)].append(p)  # held already: passed privately
+        for (seat, number, _), positions in groups.items():
             out += relay.open(seat, positions, number)
         if out or engine.to_open(state):
             return out
         asked: dict[int, list[int]] = defaultdict(list)
-        for _, slots in sorted(engine.to_reveal(state).items()):
-            for slot in slots:
-                number, p = where(state, slot)
-                if p not in relay.rounds[number].revealing:
-                    asked[number].append(p)
+        shown = to_show(engine, state)
+        hands = (
+            []
+            if shown
+            else [s for _, slots in sorted(engine.to_reveal(state).items()) for s in slots]
+        )
+        for slot in shown or hands:
+            number, p = where(state, slot)
+            if p not in relay.rounds[number].revealing:
+                asked[number].append(p)
         for number, positions in asked.items():
             out += relay.reveal(positions, number)
+        if out or shown:
+            return out
+        due = self.mirror.draw_due
+        if due is not None:
+            for seat, driver in self.bots.items():
+                step = driver.draw_commit(due)
+                if step is not None:
+                    out += self.relay.receive(seat, step)
         return out
 
     def _drive(self, out: list[Outgoing]) -> list[Outgoing]:

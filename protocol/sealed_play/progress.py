@@ -1,7 +1,8 @@
 """What every program of a sealed table does between two moves, from the rounds it has seen.
 
 The engine (`netcards.sealed_game.SealedGame`) lists what the protocol must do before the next
-move: rounds to seal, slots to open to their owners, at the end hands to reveal. Every program
+move: rounds to seal, slots to open to their owners (or to pass to them privately), slots to show
+to everyone, at the end hands to reveal, public random draws to make. Every program
 (the host, each seat, the audit) runs its own engine instance and tells it, in the engine's
 order, what its own copy of the rounds shows is done: a round sealed, every other seat's scalars
 of a slot in, every seat's scalars of a revealed slot in. Since all of them see the same relayed
@@ -14,13 +15,13 @@ sealing round i of the drivers.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from netcards.event import Event
 from netcards.sealed_cards import Knowledge
-from netcards.sealed_game import SealedGame
+from netcards.sealed_game import PublicChances, SealedGame, draw_requests, to_show
 from protocol.sealed.deck import SealedRound
 
 HOST = -1
@@ -37,6 +38,10 @@ def where(state: Any, slot: int) -> tuple[int, int]:
     return sealed.index, slot - sealed.first
 
 
+Passed = Mapping[int, Mapping[int, set[int]]]
+"""round -> position -> every seat it was passed to privately (`protocol.sealed.transfer`)."""
+
+
 @dataclass
 class GameMirror:
     """One program's engine instance: the public state and what this program knows."""
@@ -45,25 +50,53 @@ class GameMirror:
     state: Any
     knowledge: Knowledge = field(default_factory=Knowledge)
     events: list[Event] = field(default_factory=list)
+    draws_done: int = 0
+    """How many public random draws this instance was told of (`drawn`)."""
 
     def catch_up(
         self,
         rounds: Mapping[int, SealedRound],
         revealed: Mapping[int, Mapping[int, int]],
         own_card: OwnCard,
+        passed: Passed | None = None,
+        draws: Sequence[bytes] = (),
     ) -> None:
-        """Tell the engine every step the rounds show done, in its order, until one is not."""
+        """Tell the engine every step the rounds show done, in its order (seals, openings,
+        shows, reveals, draws), and again, since a draw lists new openings, until one is not."""
+        while self._pass(rounds, revealed, own_card, passed or {}, draws):
+            pass
+
+    @property
+    def draw_due(self) -> int | None:
+        """The number of the draw the engine waits for now, if it waits for one."""
+        if self.engine.seal_requests(self.state) or self.engine.to_open(self.state):
+            return None
+        if to_show(self.engine, self.state):
+            return None
+        return self.draws_done if draw_requests(self.engine, self.state) else None
+
+    def _pass(
+        self,
+        rounds: Mapping[int, SealedRound],
+        revealed: Mapping[int, Mapping[int, int]],
+        own_card: OwnCard,
+        passed: Passed,
+        draws: Sequence[bytes],
+    ) -> bool:
         engine, state = self.engine, self.state
         for request in engine.seal_requests(state):
             r = rounds.get(request.index)
             if r is None or r.phase != "sealed":
-                return
+                return False
             engine.sealed(state, request.index)
         done: dict[int, list[int]] = defaultdict(list)
         for seat, slot in engine.to_open(state):
             number, p = where(state, slot)
             r = rounds.get(number)
-            if r is not None and all(p in r.scalars.get(x, {}) for x in r.seats if x != seat):
+            if r is None:
+                continue
+            moved = seat in passed.get(number, {}).get(p, ())
+            if moved or all(p in r.scalars.get(x, {}) for x in r.seats if x != seat):
                 card = own_card(seat, number, p)
                 if card is not None:
                     engine.learn(state, self.knowledge, slot, card)
@@ -71,13 +104,27 @@ class GameMirror:
         for seat, slots in done.items():
             engine.opened(state, seat, slots)
         if engine.to_open(state):
-            return
+            return False
+        if isinstance(engine, PublicChances):
+            for slot in engine.to_show(state):
+                number, p = where(state, slot)
+                shown = revealed.get(number, {}).get(p)
+                if shown is None:
+                    return False
+                self.events += engine.show(state, slot, shown, self.knowledge)
         for seat, slots in sorted(engine.to_reveal(state).items()):
             cards = {}
             for slot in slots:
                 number, p = where(state, slot)
                 card = revealed.get(number, {}).get(p)
                 if card is None:
-                    return
+                    return False
                 cards[slot] = card
             self.events += engine.reveal_hand(state, seat, cards, self.knowledge)
+        if isinstance(engine, PublicChances) and engine.draw_requests(state):
+            if len(draws) <= self.draws_done:
+                return False
+            self.events += engine.drawn(state, draws[self.draws_done], self.knowledge)
+            self.draws_done += 1
+            return True
+        return False

@@ -116,6 +116,13 @@ class SealedSeat:
         else:
             out = self.driver.receive(msg)
         self._catch_up()
+        due = self.mirror.draw_due
+        if due is not None:
+            # A draw is due: this seat commits on its own, as its own mirror says (no host
+            # message asks it; every program's public state says the same).
+            commitment = self.driver.draw_commit(due)
+            if commitment is not None:
+                out.append(commitment)
         if self.engine.outcome(self.state) is not None and not self._published:
             self._published = True
             out.append(self.driver.sign("secrets", secrets_body(self.driver), 0))
@@ -128,7 +135,9 @@ class SealedSeat:
         def own(seat: int, number: int, p: int) -> int | None:
             return self.driver.rounds[number].hand.get(p) if seat == self.seat else None
 
-        self.mirror.catch_up(rounds, revealed, own)
+        passed = {n: r.moves.passed for n, r in self.driver.rounds.items()}
+        self.mirror.catch_up(rounds, revealed, own, passed, self.driver.draws.values)
+        self.driver.draws.asked = self.mirror.draws_done + (self.mirror.draw_due is not None)
 
     def _acted(self, msg: SealActed) -> None:
         if msg.seq != len(self.actions) + 1:
@@ -184,5 +193,6 @@ class SealedSeat:
             self.driver.transcript.digest,
             self.actions,
             None if outcome is None else outcome.to_data(),
+            self.driver.draws,
         )
         self.verdict = describe(self.finding)

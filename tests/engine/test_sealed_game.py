@@ -11,10 +11,13 @@ from netcards.sealed_game import has_sealed_engine, public_seed, sealed_engine
 from netcards.table import Table
 
 
-def test_via_gladiola_has_a_sealed_engine_and_the_others_not_yet() -> None:
+def test_via_gladiola_and_velonimo_have_a_sealed_engine_and_auf_achse_not_yet() -> None:
+    from netcards.games.velonimo.sealed import SealedVelonimo
+
     assert isinstance(sealed_engine("via-gladiola"), SealedViaGladiola)
-    assert has_sealed_engine("via-gladiola")
-    for title in ("velonimo", "auf-achse"):
+    assert isinstance(sealed_engine("velonimo"), SealedVelonimo)
+    assert has_sealed_engine("via-gladiola") and has_sealed_engine("velonimo")
+    for title in ("auf-achse",):
         assert not has_sealed_engine(title)
         with pytest.raises(BadConfig, match=f"'{title}' cannot be played sealed yet"):
             sealed_engine(title)
@@ -22,10 +25,10 @@ def test_via_gladiola_has_a_sealed_engine_and_the_others_not_yet() -> None:
 
 def test_a_sealed_table_only_for_a_title_with_a_sealed_engine() -> None:
     with pytest.raises(BadConfig):
-        Table.create("velonimo", 3, {}, name="t", host_part=b"\0" * 32, sealed=True)
+        Table.create("auf-achse", 3, {}, name="t", host_part=b"\0" * 32, sealed=True)
     table = Table.create("via-gladiola", 2, {}, name="t", host_part=b"\0" * 32, sealed=True)
     with pytest.raises(BadConfig):
-        table.reconfigure("velonimo", 3, {})
+        table.reconfigure("auf-achse", 3, {})
     assert table.game.id == "via-gladiola" and table.sealed
     table.reconfigure("via-gladiola", 3, {})  # the same title, other seats: still sealed
     assert table.sealed and table.config.players == 3

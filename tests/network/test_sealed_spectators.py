@@ -34,8 +34,22 @@ from tests.network.test_sealed_table import play
 
 TITLES = sorted(g for g in all_games() if has_sealed_engine(g))
 
-NOT_CARDS = ("sizes", "days", "scores", "places", "winners", "seats", "to_act", "slots")
-"""Keys whose lists hold numbers that are no card (hand sizes, day numbers, seats...)."""
+NOT_CARDS = (
+    "sizes",
+    "days",
+    "scores",
+    "places",
+    "winners",
+    "seats",
+    "to_act",
+    "slots",
+    "difficulties",
+    "points",
+    "totals",
+    "finished",
+)
+"""Keys whose lists hold numbers that are no card (hand sizes, day numbers, seats, a round's
+difficulty, points...)."""
 
 
 def named_cards(data: Any, key: str = "") -> set[int]:
