@@ -49,8 +49,8 @@ SIGNATURE = Blob(64)
 POSITION = Int(0, MAX_SEALED_CARDS - 1)
 CARD = Int(0, 2**32 - 1)
 ELEMENTS = Seq(ELEMENT, MAX_SEALED_CARDS)
-STEP_KINDS = ("mask", "rekey", "scalars", "reveal", "secrets")
-MAX_ROUNDS = 16
+STEP_KINDS = ("mask", "rekey", "scalars", "reveal", "secrets", "choice")
+MAX_ROUNDS = 64
 """Most sealing rounds one game runs (the first deal and every reshuffle)."""
 """The kinds of step a sealed table sends (section 5 names one more, `digest`, which travels
 inside `secrets`)."""
@@ -116,12 +116,20 @@ BODY_FIELDS: dict[str, tuple[tuple[str, Kind], ...]] = {
         ("permutations", Seq(Seq(POSITION, MAX_SEALED_CARDS), MAX_ROUNDS)),
         ("rekeys", Seq(Seq(SCALAR, MAX_SEALED_CARDS), MAX_ROUNDS)),
     ),
+    # A simultaneous choice opened (netcards/sealed_choices.py): the step's number, the slots
+    # chosen, the commitment's nonce. Signed as round 0, as `secrets`: it belongs to no round.
+    "choice": (
+        ("step", COUNT),
+        ("slots", Seq(CARD, MAX_SEALED_CARDS)),
+        ("nonce", Blob(32)),
+    ),
 }
 """A step's body, by its kind: exactly these fields. `scalars` opens its positions to seat `to`
 (the seat that will hold those cards), each as [position, y_ij as 32-byte big-endian]. `reveal`
 publishes the signer's scalars of its positions to everyone: its own card played, or, asked by
 `seal_reveal`, the positions every seat shows at the end. `secrets`, once the game is scored:
-the digest of the signer's transcript and its secrets of every round, by round number."""
+the digest of the signer's transcript and its secrets of every round, by round number.
+`choice` opens the signer's committed simultaneous choice once every asked seat committed."""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -28,7 +28,7 @@ from protocol.sealed.errors import Caught
 from protocol.sealed.group import RandomBytes
 
 STEP_LABEL = "netcards sealed step v4"
-KINDS = ("mask", "rekey", "scalars", "reveal", "secrets", "digest")
+KINDS = ("mask", "rekey", "scalars", "reveal", "secrets", "digest", "choice")
 
 
 def table_signing_key(random_bytes: RandomBytes) -> Ed25519PrivateKey:
@@ -47,10 +47,12 @@ class Step:
     @property
     def slot(self) -> tuple[object, ...]:
         """What a seat says once only: one step of each kind per round, except scalars and reveals,
-        said once per set of positions opened."""
+        said once per set of positions opened, and choice openings, said once per choice step."""
         if self.kind in ("scalars", "reveal"):
             positions = tuple(sorted(p for p, _ in self.body.get("scalars", ())))
             return (self.round, self.kind, self.seat, positions)
+        if self.kind == "choice":
+            return (self.round, self.kind, self.seat, self.body.get("step"))
         return (self.round, self.kind, self.seat)
 
     def signed_bytes(self) -> bytes:

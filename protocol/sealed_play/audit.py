@@ -21,6 +21,7 @@ from protocol.sealed.audit import audit, final_cards
 from protocol.sealed.deck import SealedRound
 from protocol.sealed.errors import Finding
 from protocol.sealed.shuffle import SeatSecrets
+from protocol.sealed_play import choices
 from protocol.sealed_play.progress import HOST
 
 
@@ -42,7 +43,10 @@ def audit_game(
     own_digest: bytes,
     actions: Sequence[tuple[int, Mapping[str, Any]]],
     outcome: Mapping[str, Any] | None,
+    openings: Sequence[choices.Opened] = (),
 ) -> Finding | None:
+    """`openings`: the choice openings relayed, in order (a title with simultaneous choices),
+    replayed between the moves when the engine asks for them."""
     for seat, digest in sorted(digests.items()):
         if digest != own_digest:
             return Finding(HOST, "equivocated", f"seat {seat + 1} was shown other steps")
@@ -58,7 +62,7 @@ def audit_game(
         truth.cards.update(
             (slot_base(engine, number, rounds) + p, c) for p, c in enumerate(cards) if c is not None
         )
-    return _replay(engine, config, public_seed, truth, actions, outcome)
+    return _replay(engine, config, public_seed, truth, actions, outcome, list(openings))
 
 
 def slot_base(engine: SealedGame, number: int, rounds: Mapping[int, SealedRound]) -> int:
@@ -73,23 +77,36 @@ def _replay(
     truth: Knowledge,
     actions: Sequence[tuple[int, Mapping[str, Any]]],
     outcome: Mapping[str, Any] | None,
+    openings: list[choices.Opened],
 ) -> Finding | None:
     state = engine.setup(config, public_seed)
 
     def settle() -> Finding | None:
-        for request in engine.seal_requests(state):
-            engine.sealed(state, request.index)
-        by_seat: dict[int, list[int]] = {}
-        for seat, slot in engine.to_open(state):
-            by_seat.setdefault(seat, []).append(slot)
-        for seat, slots in by_seat.items():
-            engine.opened(state, seat, slots)
-        for seat, slots in sorted(engine.to_reveal(state).items()):
-            try:
-                engine.reveal_hand(state, seat, {s: truth.resolve(s) for s in slots}, truth)
-            except GameError as exc:
-                return Finding(seat, "false_claim", str(exc))
-        return None
+        """Every step the engine asks for between two moves, until none is left: a reveal or
+        an opening can lead to more (Auf Achse: the next odometer card, a new stage)."""
+        while True:
+            progressed = False
+            for request in engine.seal_requests(state):
+                engine.sealed(state, request.index)
+                progressed = True
+            by_seat: dict[int, list[int]] = {}
+            for seat, slot in engine.to_open(state):
+                by_seat.setdefault(seat, []).append(slot)
+            for seat, slots in by_seat.items():
+                engine.opened(state, seat, slots)
+                progressed = True
+            for seat, slots in sorted(engine.to_reveal(state).items()):
+                try:
+                    engine.reveal_hand(state, seat, {s: truth.resolve(s) for s in slots}, truth)
+                except GameError as exc:
+                    return Finding(seat, "false_claim", str(exc))
+                progressed = True
+            left = len(openings)
+            wrong = choices.replay(engine, state, truth, openings)
+            if wrong is not None:
+                return Finding(wrong[0], "wrong_opening", wrong[1])
+            if not progressed and len(openings) == left:
+                return None
 
     finding = settle()
     for n, (seat, data) in enumerate(actions, 1):

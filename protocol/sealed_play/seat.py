@@ -24,6 +24,7 @@ from protocol.sealed.messages import SealAct, SealActed, SealKey, SealMessage, S
 from protocol.sealed.round_driver import SeatDriver
 from protocol.sealed.shuffle import SeatSecrets
 from protocol.sealed.signing import verify
+from protocol.sealed_play import choices
 from protocol.sealed_play.audit import audit_game, describe
 from protocol.sealed_play.progress import HOST, GameMirror, where
 
@@ -62,8 +63,13 @@ class SealedSeat:
     ) -> None:
         self.engine, self.config, self.public_seed, self.seat = engine, config, public_seed, seat
         self.driver = SeatDriver(seat, HOST, random_bytes)
+        self._random = random_bytes
         self.mirror = GameMirror(engine, engine.setup(config, public_seed))
         self.actions: list[tuple[int, dict[str, Any]]] = []
+        self.openings: list[choices.Opened] = []
+        """Every choice opening the host relayed, in order."""
+        self._opened: set[int] = set()
+        """The choice steps this seat has sent its opening of."""
         self.secrets: dict[int, list[SeatSecrets]] = {}
         self.digests: dict[int, bytes] = {}
         self._published = False
@@ -88,7 +94,9 @@ class SealedSeat:
 
     def act(self, action: Action) -> list[SealMessage]:
         """What to send for `action` (classic or sealed): a card played is shown first."""
-        sealed = self.engine.seal_action(self.state, self.seat, action, self.mirror.knowledge)
+        sealed = choices.seal_action(
+            self.engine, self.state, self.seat, action, self.mirror.knowledge, self._random
+        )
         data = self.engine.codec.encode(sealed)
         face_up: dict[int, list[int]] = defaultdict(list)
         for slot in self.engine.shows(sealed):
@@ -111,9 +119,13 @@ class SealedSeat:
         elif isinstance(msg, SealStep) and msg.kind == "secrets":
             self._secrets(msg)
             out = []
+        elif isinstance(msg, SealStep) and msg.kind == choices.CHOICE:
+            self._choice(msg)
+            out = []
         else:
             out = self.driver.receive(msg)
         self._catch_up()
+        out += self._open_choice()
         if self.engine.outcome(self.state) is not None and not self._published:
             self._published = True
             out.append(self.driver.sign("secrets", secrets_body(self.driver), 0))
@@ -127,6 +139,26 @@ class SealedSeat:
             return self.driver.rounds[number].hand.get(p) if seat == self.seat else None
 
         self.mirror.catch_up(rounds, revealed, own)
+
+    def _choice(self, msg: SealStep) -> None:
+        """An opening the host relayed: checked again (whatever is wrong, the host should have
+        refused it), applied in the order relayed, and recorded in the transcript."""
+        assert self.driver.table is not None and self.driver.transcript is not None
+        signed = msg.signed(self.driver.table)
+        step = verify(signed, self.driver.keys, HOST)
+        self.mirror.events += choices.take(
+            self.engine, self.state, self.mirror.knowledge, step, HOST
+        )
+        self.driver.transcript.add(signed)
+        self.openings.append(choices.kept(step))
+
+    def _open_choice(self) -> list[SealMessage]:
+        """This seat's opening, once its engine asks for it (every asked seat has committed)."""
+        body = choices.due(self.engine, self.state, self.seat, self.mirror.knowledge)
+        if body is None or body["step"] in self._opened:
+            return []
+        self._opened.add(body["step"])
+        return [self.driver.sign(choices.CHOICE, body, 0)]
 
     def _acted(self, msg: SealActed) -> None:
         if msg.seq != len(self.actions) + 1:
@@ -168,5 +200,6 @@ class SealedSeat:
             self.driver.transcript.digest,
             self.actions,
             None if outcome is None else outcome.to_data(),
+            self.openings,
         )
         self.verdict = describe(self.finding)

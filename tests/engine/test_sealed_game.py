@@ -7,14 +7,20 @@ import pytest
 from netcards.errors import BadConfig
 from netcards.games.via_gladiola.sealed import SealedVGState, SealedViaGladiola
 from netcards.sealed_cards import is_slot
-from netcards.sealed_game import has_sealed_engine, public_seed, sealed_engine
+from netcards.sealed_game import choices_of, has_sealed_engine, public_seed, sealed_engine
 from netcards.table import Table
 
 
-def test_via_gladiola_has_a_sealed_engine_and_the_others_not_yet() -> None:
+def test_via_gladiola_and_auf_achse_have_a_sealed_engine_and_velonimo_not_yet() -> None:
+    from netcards.games.auf_achse.sealed import SealedAufAchse
+
     assert isinstance(sealed_engine("via-gladiola"), SealedViaGladiola)
-    assert has_sealed_engine("via-gladiola")
-    for title in ("velonimo", "auf-achse"):
+    assert isinstance(sealed_engine("auf-achse"), SealedAufAchse)
+    assert has_sealed_engine("via-gladiola") and has_sealed_engine("auf-achse")
+    # Only Auf Achse's seats choose at once and in secret: committed, then opened.
+    assert choices_of(sealed_engine("auf-achse")) is not None
+    assert choices_of(sealed_engine("via-gladiola")) is None
+    for title in ("velonimo",):
         assert not has_sealed_engine(title)
         with pytest.raises(BadConfig, match=f"'{title}' cannot be played sealed yet"):
             sealed_engine(title)
