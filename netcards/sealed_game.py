@@ -20,6 +20,7 @@ from netcards.errors import BadConfig
 from netcards.event import Event
 from netcards.game import Outcome, TableConfig
 from netcards.sealed_cards import Knowledge, SealRound
+from netcards.sealed_choices import Opening
 
 
 class SealedGame(Protocol):
@@ -94,6 +95,34 @@ def draw_requests(engine: SealedGame, state: Any) -> int:
     return engine.draw_requests(state) if isinstance(engine, PublicChances) else 0
 
 
+@runtime_checkable
+class SimultaneousChoices(Protocol):
+    """What a title whose seats choose at once and in secret (Auf Achse's run cards and Free
+    roads) offers beside `SealedGame` (netcards/sealed_choices.py): such a choice is sent as a
+    commitment, made with a nonce from the seat's own randomness, and once every asked seat has
+    committed each opens it. A table asks `choices_of` whether a title has them."""
+
+    def seal_action(
+        self,
+        state: Any,
+        seat: int,
+        action: Action,
+        knowledge: Knowledge,
+        nonce: bytes | None = None,
+    ) -> Action: ...
+    def choice_step(self, state: Any) -> int | None: ...
+    def choice_openings(self, state: Any) -> list[int]: ...
+    def opening(self, state: Any, seat: int, knowledge: Knowledge) -> Opening: ...
+    def reveal_choice(
+        self, state: Any, seat: int, slots: tuple[int, ...], nonce: bytes, knowledge: Knowledge
+    ) -> list[Event]: ...
+
+
+def choices_of(engine: SealedGame) -> SimultaneousChoices | None:
+    """The title's simultaneous choices, or None for a title that has none (Via Gladiola)."""
+    return engine if isinstance(engine, SimultaneousChoices) else None
+
+
 SEED_LABEL = b"netcards sealed public seed v4"
 
 
@@ -108,10 +137,15 @@ def public_seed(commitment: bytes, parts: Mapping[int, bytes]) -> bytes:
 
 
 def _engines() -> dict[str, SealedGame]:
+    from netcards.games.auf_achse.sealed import SealedAufAchse
     from netcards.games.velonimo.sealed import SealedVelonimo
     from netcards.games.via_gladiola.sealed import SealedViaGladiola
 
-    return {"via-gladiola": SealedViaGladiola(), "velonimo": SealedVelonimo()}
+    return {
+        "via-gladiola": SealedViaGladiola(),
+        "velonimo": SealedVelonimo(),
+        "auf-achse": SealedAufAchse(),
+    }
 
 
 def has_sealed_engine(game_id: str) -> bool:

@@ -18,7 +18,8 @@ class Finding:
     """The seat at fault."""
     kind: str
     """malformed, out_of_turn, bad_element, duplicated, substituted, wrong_mask, wrong_rekey,
-    wrong_commitment, wrong_scalar, bad_secrets, withheld, false_claim, forged, equivocated."""
+    wrong_commitment, wrong_scalar, bad_secrets, withheld, false_claim, forged, equivocated,
+    wrong_opening, bad_choice (a simultaneous choice's opening)."""
     detail: str
 
     def __str__(self) -> str:

@@ -61,9 +61,13 @@ STEP_KINDS = (
     # public random draws (protocol/sealed/draws.py)
     "draw_commit",
     "draw_open",
+    # simultaneous choices opened (netcards/sealed_choices.py)
+    "choice",
 )
-MAX_ROUNDS = 16
-"""Most sealing rounds one game runs (the first deal and every reshuffle)."""
+MAX_ROUNDS = 64
+"""Most sealing rounds one game runs (every deal and every reshuffle: Auf Achse seals five
+deals and reshuffles small discard piles, 24 rounds in a game whose players hold the total
+down); a `secrets` step of that many must still fit one frame."""
 """The kinds of step a sealed table sends (section 5 names one more, `digest`, which travels
 inside `secrets`)."""
 
@@ -136,6 +140,13 @@ BODY_FIELDS: dict[str, tuple[tuple[str, Kind], ...]] = {
     ),
     "draw_commit": (("draw", COUNT), ("digest", Blob(32))),
     "draw_open": (("draw", COUNT), ("nonce", Blob(32))),
+    # A simultaneous choice opened (netcards/sealed_choices.py): the step's number, the slots
+    # chosen, the commitment's nonce. Signed as round 0, as `secrets`: it belongs to no round.
+    "choice": (
+        ("step", COUNT),
+        ("slots", Seq(CARD, MAX_SEALED_CARDS)),
+        ("nonce", Blob(32)),
+    ),
 }
 """A step's body, by its kind: exactly these fields. `scalars` opens its positions to seat `to`
 (the seat that will hold those cards), each as [position, y_ij as 32-byte big-endian]. `reveal`
@@ -144,7 +155,8 @@ publishes the signer's scalars of its positions to everyone: its own card played
 the digest of the signer's transcript and its secrets of every round, by round number.
 `pass_key` and `pass` hand cards already opened to one seat to another alone (`to`, the seat
 that sent the `pass_key`), each scalar sealed to it. `draw_commit` and `draw_open` make a public
-random draw (its number, then a commitment to 32 random bytes, then the bytes)."""
+random draw (its number, then a commitment to 32 random bytes, then the bytes).
+`choice` opens the signer's committed simultaneous choice once every asked seat committed."""
 
 
 @dataclasses.dataclass(frozen=True)

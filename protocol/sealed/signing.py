@@ -40,6 +40,7 @@ KINDS = (
     "draw_commit",
     "draw_open",
     "move",
+    "choice",
 )
 
 
@@ -60,7 +61,7 @@ class Step:
     def slot(self) -> tuple[object, ...]:
         """What a seat says once only: one step of each kind per round, except scalars and reveals,
         said once per set of positions opened, a transfer's steps once per set of positions
-        and new owner, and a draw's once per draw."""
+        and new owner, a draw's once per draw, and a choice opening once per choice step."""
         if self.kind in ("scalars", "reveal"):
             positions = tuple(sorted(p for p, _ in self.body.get("scalars", ())))
             return (self.round, self.kind, self.seat, positions)
@@ -69,6 +70,8 @@ class Step:
             return (self.round, self.kind, self.seat, self.body.get("to"), tuple(sorted(moved)))
         if self.kind in ("draw_commit", "draw_open"):
             return (self.round, self.kind, self.seat, self.body.get("draw"))
+        if self.kind == "choice":
+            return (self.round, self.kind, self.seat, self.body.get("step"))
         return (self.round, self.kind, self.seat)
 
     def signed_bytes(self) -> bytes:

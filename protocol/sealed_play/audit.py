@@ -24,6 +24,7 @@ from protocol.sealed.deck import SealedRound
 from protocol.sealed.draws import Draws, replay_draws
 from protocol.sealed.errors import Finding
 from protocol.sealed.shuffle import SeatSecrets
+from protocol.sealed_play import choices
 from protocol.sealed_play.progress import HOST
 
 
@@ -46,7 +47,11 @@ def audit_game(
     actions: Sequence[tuple[int, Mapping[str, Any]]],
     outcome: Mapping[str, Any] | None,
     draws: Draws | None = None,
+    openings: Sequence[choices.Opened] = (),
 ) -> Finding | None:
+    """`draws`: the public random draws made (a title with draws); `openings`: the choice
+    openings relayed, in order (a title with simultaneous choices), replayed between the moves
+    when the engine asks for them."""
     values: list[bytes] = []
     if draws is not None:
         values, caught = replay_draws(draws.seats, draws.commitments, draws.nonces)
@@ -67,7 +72,7 @@ def audit_game(
         truth.cards.update(
             (slot_base(engine, number, rounds) + p, c) for p, c in enumerate(cards) if c is not None
         )
-    return _replay(engine, config, public_seed, truth, actions, outcome, values)
+    return _replay(engine, config, public_seed, truth, actions, outcome, values, list(openings))
 
 
 def slot_base(engine: SealedGame, number: int, rounds: Mapping[int, SealedRound]) -> int:
@@ -82,34 +87,50 @@ def _replay(
     truth: Knowledge,
     actions: Sequence[tuple[int, Mapping[str, Any]]],
     outcome: Mapping[str, Any] | None,
-    values: Sequence[bytes] = (),
+    values: Sequence[bytes],
+    openings: list[choices.Opened],
 ) -> Finding | None:
     state = engine.setup(config, public_seed)
     made = iter(values)
 
     def settle() -> Finding | None:
+        """Every step the engine asks for between two moves, until none is left: a reveal or
+        an opening can lead to more (Auf Achse: the next odometer card, a new stage)."""
         while True:
+            progressed = False
             for request in engine.seal_requests(state):
                 engine.sealed(state, request.index)
+                progressed = True
             by_seat: dict[int, list[int]] = {}
             for seat, slot in engine.to_open(state):
                 by_seat.setdefault(seat, []).append(slot)
             for seat, slots in by_seat.items():
                 engine.opened(state, seat, slots)
+                progressed = True
             if isinstance(engine, PublicChances):
                 for slot in engine.to_show(state):
                     engine.show(state, slot, truth.resolve(slot), truth)
+                    progressed = True
             for seat, slots in sorted(engine.to_reveal(state).items()):
                 try:
                     engine.reveal_hand(state, seat, {s: truth.resolve(s) for s in slots}, truth)
                 except GameError as exc:
                     return Finding(seat, "false_claim", str(exc))
-            if not (isinstance(engine, PublicChances) and engine.draw_requests(state)):
+                progressed = True
+            left = len(openings)
+            wrong = choices.replay(engine, state, truth, openings)
+            if wrong is not None:
+                return Finding(wrong[0], "wrong_opening", wrong[1])
+            if isinstance(engine, PublicChances) and engine.draw_requests(state):
+                value = next(made, None)
+                if value is None:
+                    return Finding(
+                        HOST, "wrong_result", "a move was taken before its draw was made"
+                    )
+                engine.drawn(state, value, truth)  # the steal recomputed from the draw's value
+                progressed = True
+            if not progressed and len(openings) == left:
                 return None
-            value = next(made, None)
-            if value is None:
-                return Finding(HOST, "wrong_result", "a move was taken before its draw was made")
-            engine.drawn(state, value, truth)  # the steal recomputed from the draw's value
 
     finding = settle()
     for n, (seat, data) in enumerate(actions, 1):

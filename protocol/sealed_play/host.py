@@ -29,6 +29,7 @@ from protocol.sealed.moves import check_move, moves_of
 from protocol.sealed.round_driver import Outgoing, RelayDriver, SeatDriver
 from protocol.sealed.shuffle import SeatSecrets
 from protocol.sealed.signing import verify
+from protocol.sealed_play import choices
 from protocol.sealed_play.audit import audit_game, describe
 from protocol.sealed_play.progress import HOST, GameMirror, where
 from protocol.sealed_play.seat import secrets_body, secrets_of
@@ -53,11 +54,14 @@ class SealedHost:
         self.players = config.players
         self.relay = RelayDriver(table, HOST)
         self.bots = {s: SeatDriver(s, HOST, random_bytes) for s in bots}
+        self._random = random_bytes
         self._choose = dict(bots)
         for s, driver in self.bots.items():
             self.relay.receive(s, driver.hello())
         self.mirror = GameMirror(engine, engine.setup(config, public_seed))
         self.actions: list[tuple[int, dict[str, Any]]] = []
+        self.openings: list[choices.Opened] = []
+        """Every choice opening relayed, in order (the audit replays them between the moves)."""
         self.secrets: dict[int, list[SeatSecrets]] = {}
         self.digests: dict[int, bytes] = {}
         self.started = False
@@ -102,6 +106,8 @@ class SealedHost:
             out = self.relay.receive(sender, msg)
         elif isinstance(msg, SealStep) and msg.kind == "secrets":
             out = self._secrets(sender, msg)
+        elif isinstance(msg, SealStep) and msg.kind == choices.CHOICE:
+            out = self._choice(sender, msg)
         elif isinstance(msg, SealAct):
             out = self._act(sender, msg)
         else:
@@ -153,6 +159,30 @@ class SealedHost:
             self._audit()
         return [(s, msg) for s in self.seats]
 
+    def _choice(self, sender: int, msg: SealStep) -> list[Outgoing]:
+        """A seat opens its committed choice: checked against this program's engine (the
+        sender named for anything wrong), applied, recorded and relayed to every seat."""
+        if msg.seat != sender:
+            raise Caught(sender, "impersonated", f"sent an opening signed as seat {msg.seat}")
+        signed = msg.signed(self.relay.table)
+        step = verify(signed, self.relay.keys, sender)
+        knowledge = self.mirror.knowledge
+        self.mirror.events += choices.take(self.engine, self.state, knowledge, step, sender)
+        self.relay.transcript.add(signed)
+        self.openings.append(choices.kept(step))
+        return [(s, msg) for s in self.seats]
+
+    def _bot_openings(self) -> list[Outgoing]:
+        """The host's bots open their committed choices, in memory, once the engine asks."""
+        out: list[Outgoing] = []
+        for seat in list(choices.pending(self.engine, self.state)):
+            if seat not in self.bots:
+                continue
+            body = choices.due(self.engine, self.state, seat, self.mirror.knowledge)
+            if body is not None:
+                out += self._choice(seat, self.bots[seat].sign(choices.CHOICE, body, 0))
+        return out
+
     def _audit(self) -> None:
         outcome = self.outcome
         self.finding = audit_game(
@@ -166,6 +196,7 @@ class SealedHost:
             self.actions,
             None if outcome is None else outcome.to_data(),
             self.relay.draws,
+            self.openings,
         )
         self.verdict = describe(self.finding)
 
@@ -184,6 +215,11 @@ class SealedHost:
             if isinstance(msg, SealActed):
                 continue  # the host's own engine applied it
             if isinstance(msg, SealStep) and msg.kind == "secrets":
+                continue
+            if isinstance(msg, SealStep) and msg.kind == choices.CHOICE:
+                # The host's engine applied it; the bot's transcript records it like every seat's.
+                assert driver.transcript is not None
+                driver.transcript.add(msg.signed(self.relay.table))
                 continue
             for reply in driver.receive(msg):
                 queue.extend(self.relay.receive(to, reply))
@@ -257,7 +293,7 @@ class SealedHost:
             return remote
         while True:
             self._catch_up()
-            issued = self._issue()
+            issued = self._issue() or self._bot_openings()
             if issued:
                 remote += self._deliver(issued)
                 continue
@@ -283,7 +319,8 @@ class SealedHost:
         knowledge = self.mirror.knowledge
         view = engine.view(state, seat, knowledge)
         legal = engine.legal_actions(state, seat, knowledge)
-        action = engine.seal_action(state, seat, self._choose[seat](seat, view, legal), knowledge)
+        chosen = self._choose[seat](seat, view, legal)
+        action = choices.seal_action(engine, state, seat, chosen, knowledge, self._random)
         encoded = engine.codec.encode(action)
         out: list[Outgoing] = []
         face_up: dict[int, list[int]] = defaultdict(list)

@@ -10,6 +10,7 @@ transcript's digest, and when every seat's are in it runs the audit and says its
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any
@@ -25,6 +26,7 @@ from protocol.sealed.moves import check_move, moves_of
 from protocol.sealed.round_driver import SeatDriver
 from protocol.sealed.shuffle import SeatSecrets
 from protocol.sealed.signing import verify
+from protocol.sealed_play import choices
 from protocol.sealed_play.audit import audit_game, describe
 from protocol.sealed_play.progress import HOST, GameMirror, where
 
@@ -63,8 +65,17 @@ class SealedSeat:
     ) -> None:
         self.engine, self.config, self.public_seed, self.seat = engine, config, public_seed, seat
         self.driver = SeatDriver(seat, HOST, random_bytes)
+        fork = getattr(random_bytes, "fork", None)
+        self._nonce_key = (fork("choice nonces") if fork is not None else random_bytes)(32)
+        """What this seat's choice nonces come from (`_nonce`): drawn once, here, so that the
+        stream the seat's secrets come from is the same however many choices it makes, and
+        a seat rebuilt from its kept seed draws the same secrets and the same nonces."""
         self.mirror = GameMirror(engine, engine.setup(config, public_seed))
         self.actions: list[tuple[int, dict[str, Any]]] = []
+        self.openings: list[choices.Opened] = []
+        """Every choice opening the host relayed, in order."""
+        self._opened: set[int] = set()
+        """The choice steps this seat has sent its opening of."""
         self.secrets: dict[int, list[SeatSecrets]] = {}
         self.digests: dict[int, bytes] = {}
         self._published = False
@@ -87,9 +98,19 @@ class SealedSeat:
         """This seat's moves now (sealed actions), none while a step is still to be done."""
         return self.engine.legal_actions(self.state, self.seat, self.mirror.knowledge)
 
+    def _nonce(self, size: int) -> bytes:
+        """The nonce of this seat's commitment in the choice step under way: one per step and
+        seat, never reused (an opened nonce would otherwise let everyone test a later choice's
+        few possible hands against its commitment), and found again after a rebuild."""
+        step = choices.step_of(self.engine, self.state)
+        label = b"netcards sealed choice nonce v4" + self._nonce_key
+        return hashlib.sha256(label + (step or 0).to_bytes(8, "big")).digest()[:size]
+
     def act(self, action: Action) -> list[SealMessage]:
         """What to send for `action` (classic or sealed): a card played is shown first."""
-        sealed = self.engine.seal_action(self.state, self.seat, action, self.mirror.knowledge)
+        sealed = choices.seal_action(
+            self.engine, self.state, self.seat, action, self.mirror.knowledge, self._nonce
+        )
         data = self.engine.codec.encode(sealed)
         face_up: dict[int, list[int]] = defaultdict(list)
         for slot in self.engine.shows(sealed):
@@ -113,6 +134,9 @@ class SealedSeat:
         elif isinstance(msg, SealStep) and msg.kind == "secrets":
             self._secrets(msg)
             out = []
+        elif isinstance(msg, SealStep) and msg.kind == choices.CHOICE:
+            self._choice(msg)
+            out = []
         else:
             out = self.driver.receive(msg)
         self._catch_up()
@@ -123,6 +147,7 @@ class SealedSeat:
             commitment = self.driver.draw_commit(due)
             if commitment is not None:
                 out.append(commitment)
+        out += self._open_choice()
         if self.engine.outcome(self.state) is not None and not self._published:
             self._published = True
             out.append(self.driver.sign("secrets", secrets_body(self.driver), 0))
@@ -138,6 +163,27 @@ class SealedSeat:
         passed = {n: r.moves.passed for n, r in self.driver.rounds.items()}
         self.mirror.catch_up(rounds, revealed, own, passed, self.driver.draws.values)
         self.driver.draws.asked = self.mirror.draws_done + (self.mirror.draw_due is not None)
+
+    def _choice(self, msg: SealStep) -> None:
+        """An opening the host relayed: checked again (whatever is wrong, the host should have
+        refused it), applied in the order relayed, and recorded in the transcript."""
+        assert self.driver.table is not None and self.driver.transcript is not None
+        signed = msg.signed(self.driver.table)
+        step = verify(signed, self.driver.keys, HOST)
+        self.mirror.events += choices.take(
+            self.engine, self.state, self.mirror.knowledge, step, HOST
+        )
+        self.driver.transcript.add(signed)
+        self.openings.append(choices.kept(step))
+
+    def _open_choice(self) -> list[SealMessage]:
+        """This seat's opening, once its engine asks for it (every asked seat has committed)."""
+        choices.recall(self.engine, self.state, self.seat, self.mirror.knowledge, self._nonce)
+        body = choices.due(self.engine, self.state, self.seat, self.mirror.knowledge)
+        if body is None or body["step"] in self._opened:
+            return []
+        self._opened.add(body["step"])
+        return [self.driver.sign(choices.CHOICE, body, 0)]
 
     def _acted(self, msg: SealActed) -> None:
         if msg.seq != len(self.actions) + 1:
@@ -194,5 +240,6 @@ class SealedSeat:
             self.actions,
             None if outcome is None else outcome.to_data(),
             self.driver.draws,
+            self.openings,
         )
         self.verdict = describe(self.finding)

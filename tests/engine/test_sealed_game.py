@@ -7,23 +7,35 @@ import pytest
 from netcards.errors import BadConfig
 from netcards.games.via_gladiola.sealed import SealedVGState, SealedViaGladiola
 from netcards.sealed_cards import is_slot
-from netcards.sealed_game import has_sealed_engine, public_seed, sealed_engine
+from netcards.sealed_game import choices_of, has_sealed_engine, public_seed, sealed_engine
 from netcards.table import Table
 
 
-def test_via_gladiola_and_velonimo_have_a_sealed_engine_and_auf_achse_not_yet() -> None:
+def test_every_title_has_a_sealed_engine() -> None:
+    from netcards.games.auf_achse.sealed import SealedAufAchse
     from netcards.games.velonimo.sealed import SealedVelonimo
+    from netcards.registry import all_games
 
     assert isinstance(sealed_engine("via-gladiola"), SealedViaGladiola)
     assert isinstance(sealed_engine("velonimo"), SealedVelonimo)
-    assert has_sealed_engine("via-gladiola") and has_sealed_engine("velonimo")
-    for title in ("auf-achse",):
+    assert isinstance(sealed_engine("auf-achse"), SealedAufAchse)
+    assert all(has_sealed_engine(title) for title in all_games())
+    # Only Auf Achse's seats choose at once and in secret: committed, then opened.
+    assert choices_of(sealed_engine("auf-achse")) is not None
+    assert choices_of(sealed_engine("via-gladiola")) is None
+    for title in ("no-such-title",):
         assert not has_sealed_engine(title)
         with pytest.raises(BadConfig, match=f"'{title}' cannot be played sealed yet"):
             sealed_engine(title)
 
 
-def test_a_sealed_table_only_for_a_title_with_a_sealed_engine() -> None:
+def test_a_sealed_table_only_for_a_title_with_a_sealed_engine(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import netcards.sealed_game
+
+    only = {"via-gladiola": SealedViaGladiola()}
+    monkeypatch.setattr(netcards.sealed_game, "_engines", lambda: only)
     with pytest.raises(BadConfig):
         Table.create("auf-achse", 3, {}, name="t", host_part=b"\0" * 32, sealed=True)
     table = Table.create("via-gladiola", 2, {}, name="t", host_part=b"\0" * 32, sealed=True)

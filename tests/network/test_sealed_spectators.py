@@ -47,6 +47,14 @@ NOT_CARDS = (
     "points",
     "totals",
     "finished",
+    "waiting",
+    "need",
+    "counts",
+    "lengths",
+    "km",
+    "results",
+    "breaks",
+    "face_down",
 )
 """Keys whose lists hold numbers that are no card (hand sizes, day numbers, seats, a round's
 difficulty, points...)."""
@@ -61,7 +69,7 @@ def named_cards(data: Any, key: str = "") -> set[int]:
     found: set[int] = set()
     if isinstance(data, Mapping):
         for k, v in data.items():
-            if "card" in str(k) and type(v) is int:
+            if str(k).endswith("card") and type(v) is int:  # "cards": n is a count
                 found.add(v)
             else:
                 found |= named_cards(v, str(k))
@@ -105,6 +113,8 @@ class Watcher:
         self.got: list[Message] = []
         self.leaks: list[tuple[str, set[int]]] = []
         self.hidden_seen = 0
+        self.shown_by_then: set[int] = set()
+        """Every card shown to everyone when the last `update` came."""
         self.server: TableHost | None = None
         self.players: list[TableClient] = []
         self.client = TableClient(
@@ -120,6 +130,8 @@ class Watcher:
         server = self.server
         if server is None or server.session.sealed_host is None:
             return
+        if isinstance(message, Update):
+            self.shown_by_then = shown_to_all(server)
         hidden = held(server, self.players) - shown_to_all(server)
         self.hidden_seen += bool(hidden)
         named = named_cards(message) & hidden
@@ -178,7 +190,9 @@ async def test_a_spectator_sees_every_move_and_no_card_of_a_hand_before_it_is_sh
     assert len({repr(v) for v in views}) > len(host.actions) // 2, "its view changes"
     # Played cards appear: every card shown to everyone is named to the spectators.
     seen = set().union(*(named_cards(m) for m in early.got))
-    assert shown_to_all(server) and shown_to_all(server) <= seen
+    # (Those the last step showed, the hands revealed at the very end, come in the last view
+    # and the results, and may be scored rather than listed.)
+    assert early.shown_by_then and early.shown_by_then <= seen
     # The one who came in mid-game was first shown where the game stood.
     first = next(m for m in late.got if isinstance(m, Snapshot | Update))
     assert isinstance(first, Snapshot) and first.seq >= 3

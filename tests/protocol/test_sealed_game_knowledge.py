@@ -14,6 +14,7 @@ one unpublished scalar of a position, the same search names that position's card
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Mapping
 
 from netcards.sealed_cards import SLOT_BASE
 from protocol.sealed.group import inverse, mul, mul_many
@@ -60,17 +61,28 @@ def hidden_hand(table: Table) -> dict[tuple[int, int], int]:
     return out
 
 
-def search(table: Table, extra: dict[tuple[int, int], int]) -> set[int]:
+def search(
+    table: Table,
+    extra: dict[tuple[int, int], int],
+    only: Mapping[int, Iterable[int]] | None = None,
+) -> set[int]:
+    """The cards the host's material names. `only`: the rounds to search and, in each, the
+    positions whose linked elements to try (a title that seals the same cards in several
+    rounds, Auf Achse's stages, is searched one round at a time, and a position's linked
+    elements can only unmask to that position's card)."""
     elements, scalars = host_material(table)
     found: set[int] = set()
     small = {1} | scalars | {inverse(k) for k in scalars}
     for number, kept in table.host.relay.rounds.items():
+        if only is not None and number not in only:
+            continue
         book = kept.round.book
         loose = [x for lst in (*kept.round.masked, *kept.round.rekeyed) for x in lst]
         bot = table.host.bots[BOT].rounds[number].secrets
         for k in {1, bot.mask, inverse(bot.mask)}:
             found |= {c for x in mul_many(loose, k) if (c := book.card(x)) is not None}
-        for j in range(kept.round.size):
+        positions = range(kept.round.size) if only is None else sorted(only[number])
+        for j in positions:
             touching = [bot.mask, bot.rekeys[j]]
             touching += [ys[j] for ys in kept.round.scalars.values() if j in ys]
             touching += [y for (n, p), y in extra.items() if (n, p) == (number, j)]

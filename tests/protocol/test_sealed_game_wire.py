@@ -48,15 +48,22 @@ Tamper = Callable[[int, SealMessage], SealMessage]
 
 
 class Table:
-    def __init__(self, players: int, humans: Sequence[int], seed: int = 1) -> None:
-        config = GAME.make_config(players, {})
+    def __init__(
+        self,
+        players: int,
+        humans: Sequence[int],
+        seed: int = 1,
+        engine: Any = ENGINE,
+        config: Any = None,
+    ) -> None:
+        config = config or GAME.make_config(players, {})
         rng = random.Random(seed)
         bots = {s: bot(rng) for s in range(players) if s not in humans}
         self.host = SealedHost(
-            ENGINE, config, SEED, b"table", b"game 1", bots, stream(b"host %d" % seed)
+            engine, config, SEED, b"table", b"game 1", bots, stream(b"host %d" % seed)
         )
         self.seats = {
-            s: SealedSeat(ENGINE, config, SEED, s, stream(b"seat %d %d" % (s, seed)))
+            s: SealedSeat(engine, config, SEED, s, stream(b"seat %d %d" % (s, seed)))
             for s in humans
         }
         self.rng = rng

@@ -350,6 +350,11 @@ class SealedAufAchse:
             self._ask(state)
         return events
 
+    def choice_step(self, state: SealedAAState) -> int | None:
+        """The number of the simultaneous step under way (inside every commitment), if any."""
+        step = state.choices.current
+        return None if step is None else step.index
+
     def choice_openings(self, state: SealedAAState) -> list[int]:
         """The seats that must open their committed choice now (`reveal_choice`): none until
         every seat asked in the step has committed, then each that has not opened yet."""
