@@ -34,6 +34,7 @@ from protocol.sealed.moves import moves_of
 from protocol.sealed_play.choices import CHOICE, kept
 from protocol.sealed_play.progress import HOST
 from protocol.sealed_play.seat import SealedSeat
+from tests.protocol.sealed_table import stream
 from tests.protocol.test_sealed_game_knowledge import BOT, HUMAN, search
 from tests.protocol.test_sealed_game_wire import Table
 
@@ -291,3 +292,35 @@ def test_a_host_that_alters_a_relayed_commitment_is_named_not_the_seat() -> None
         t.start()
         t.play()
     assert (caught.value.seat, caught.value.kind) == (HOST, "forged")
+
+
+def test_a_seat_rebuilt_after_it_committed_finds_its_choice_again_and_opens_it() -> None:
+    """A player's program restarts between its commitment and the openings: the choice was in
+    memory only. Rebuilt from the same secret stream and the messages the host sent it, it
+    derives the same nonce, finds which of its slots it had committed to, and opens them."""
+    t = table(2, [0, 1])
+    sent_to_0: list[SealMessage] = []
+
+    def record(to: int, msg: SealMessage) -> SealMessage:
+        if to == 0:
+            sent_to_0.append(msg)
+        return msg
+
+    t.tamper = record
+    t.start()
+    committed(t, 0)
+    before = t.seats[0]
+    step = ENGINE.choice_step(before.state)
+    chosen = before.mirror.knowledge.openings[(step, 0)]
+    rebuilt = SealedSeat(ENGINE, before.config, before.public_seed, 0, stream(b"seat 0 1"))
+    for msg in sent_to_0:
+        rebuilt.receive(msg)  # its replies were sent and taken before: the host has them
+    assert (step, 0) not in rebuilt.mirror.knowledge.openings
+    t.seats[0] = rebuilt
+    committed(t, 1)
+    assert (0, {"step": step, "slots": list(chosen.items), "nonce": chosen.nonce}) in [
+        (s, dict(body)) for s, body in t.host.openings
+    ]
+    t.tamper = lambda to, msg: msg
+    t.play()
+    check_verified(t)
