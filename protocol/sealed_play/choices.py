@@ -69,8 +69,7 @@ def recall(
     nonce is found again (`nonce`: derived from the seed and the step), so the choice is found
     by trying each set of as many slots of its hand as the step asked against its commitment:
     a few hundred hashes at most."""
-    choices = choices_of(engine)
-    if choices is None or not state.ledger.ready() or seat not in choices.choice_openings(state):
+    if _to_open_now(engine, state, seat) is None:
         return
     step = state.choices.current
     if step is None or (step.index, seat) in knowledge.openings:
@@ -88,8 +87,8 @@ def recall(
 def due(engine: SealedGame, state: Any, seat: int, knowledge: Knowledge) -> dict[str, Any] | None:
     """The body of `seat`'s `choice` step if it must open now and this program holds its
     opening (its own seat, or the host's bot), else None."""
-    choices = choices_of(engine)
-    if choices is None or not state.ledger.ready() or seat not in choices.choice_openings(state):
+    choices = _to_open_now(engine, state, seat)
+    if choices is None:
         return None
     try:
         opening = choices.opening(state, seat, knowledge)
@@ -153,6 +152,14 @@ def kept(step: Step) -> Opened:
         "slots": [int(x) for x in body["slots"]],
         "nonce": bytes(body["nonce"]),
     }
+
+
+def _to_open_now(engine: SealedGame, state: Any, seat: int) -> SimultaneousChoices | None:
+    """The title's choices if `seat` must open its choice now (no step pending), else None."""
+    choices = choices_of(engine)
+    if choices is None or not state.ledger.ready() or seat not in choices.choice_openings(state):
+        return None
+    return choices
 
 
 def _as_step(seat: int, body: Mapping[str, Any]) -> Step:

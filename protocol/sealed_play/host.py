@@ -31,7 +31,7 @@ from protocol.sealed.shuffle import SeatSecrets
 from protocol.sealed.signing import verify
 from protocol.sealed_play import choices
 from protocol.sealed_play.audit import audit_game, describe
-from protocol.sealed_play.progress import HOST, GameMirror, where
+from protocol.sealed_play.progress import HOST, GameMirror, face_up, where
 from protocol.sealed_play.seat import secrets_body, secrets_of
 
 BotChoice = Callable[[int, dict[str, Any], list[Action]], Action]
@@ -226,16 +226,11 @@ class SealedHost:
         return remote
 
     def _catch_up(self) -> None:
-        rounds = {n: r.round for n, r in self.relay.rounds.items()}
-        revealed = {n: r.revealed for n, r in self.relay.rounds.items()}
-
         def bot_card(seat: int, number: int, p: int) -> int | None:
             driver = self.bots.get(seat)
             return None if driver is None else driver.rounds[number].hand.get(p)
 
-        passed = {n: r.moves.passed for n, r in self.relay.rounds.items()}
-        self.mirror.catch_up(rounds, revealed, bot_card, passed, self.relay.draws.values)
-        asked = self.mirror.draws_done + (self.mirror.draw_due is not None)
+        asked = self.mirror.follow(self.relay.rounds, bot_card, self.relay.draws.values)
         self.relay.draws.asked = asked
         for driver in self.bots.values():
             driver.draws.asked = asked
@@ -323,11 +318,7 @@ class SealedHost:
         action = choices.seal_action(engine, state, seat, chosen, knowledge, self._random)
         encoded = engine.codec.encode(action)
         out: list[Outgoing] = []
-        face_up: dict[int, list[int]] = defaultdict(list)
-        for slot in engine.shows(action):
-            number, p = where(state, slot)
-            face_up[number].append(p)
-        for number, positions in sorted(face_up.items()):
+        for number, positions in face_up(engine, state, action).items():
             out += self._deliver(
                 self.relay.receive(seat, self.bots[seat].reveal(number, positions))
             )

@@ -22,11 +22,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import msgpack
-
 from protocol.sealed.canonical import canonical
 from protocol.sealed.messages import SealKey, SealMessage, SealStep, decode, encode
 from protocol.sealed.round_driver import Outgoing
+from protocol.wire import unpack
 
 GAME_RECORD = "sealed_game"
 MESSAGE_RECORD = "sealed"
@@ -90,7 +89,7 @@ def kept_game(records: Sequence[Mapping[str, Any]]) -> KeptGame | None:
             continue
         try:
             seat = record["seat"]
-            data = msgpack.unpackb(bytes.fromhex(record["message"]), raw=False)
+            data = unpack(bytes.fromhex(record["message"]))
             if type(seat) is not int:
                 raise TypeError("no seat")
             messages.append((seat, decode(data)))

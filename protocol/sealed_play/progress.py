@@ -17,12 +17,14 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
+from netcards.action import Action
 from netcards.event import Event
 from netcards.sealed_cards import Knowledge
 from netcards.sealed_game import PublicChances, SealedGame, draw_requests, to_show
 from protocol.sealed.deck import SealedRound
+from protocol.sealed.round_driver import Moves
 
 HOST = -1
 """How a finding names the host (the relay), which is no seat number."""
@@ -36,6 +38,24 @@ def where(state: Any, slot: int) -> tuple[int, int]:
     """The sealing round and position of `slot`."""
     sealed = state.ledger.round_of(slot)
     return sealed.index, slot - sealed.first
+
+
+def face_up(engine: SealedGame, state: Any, action: Action) -> dict[int, list[int]]:
+    """The positions, by sealing round, of the cards `action` plays face up (`shows`): its
+    seat's `reveal` steps of them go before the move."""
+    grouped: dict[int, list[int]] = defaultdict(list)
+    for slot in engine.shows(action):
+        number, p = where(state, slot)
+        grouped[number].append(p)
+    return dict(sorted(grouped.items()))
+
+
+class KeptRound(Protocol):
+    """A round as a driver keeps it (`SeatRound`, `RelayRound`): what a mirror follows."""
+
+    round: SealedRound
+    revealed: dict[int, int]
+    moves: Moves
 
 
 Passed = Mapping[int, Mapping[int, set[int]]]
@@ -65,6 +85,20 @@ class GameMirror:
         shows, reveals, draws), and again, since a draw lists new openings, until one is not."""
         while self._pass(rounds, revealed, own_card, passed or {}, draws):
             pass
+
+    def follow(
+        self, kept: Mapping[int, KeptRound], own_card: OwnCard, draws: Sequence[bytes]
+    ) -> int:
+        """`catch_up` with a driver's rounds and draws; how many draws its driver is to take
+        (those made, and the one due)."""
+        self.catch_up(
+            {n: r.round for n, r in kept.items()},
+            {n: r.revealed for n, r in kept.items()},
+            own_card,
+            {n: r.moves.passed for n, r in kept.items()},
+            draws,
+        )
+        return self.draws_done + (self.draw_due is not None)
 
     @property
     def draw_due(self) -> int | None:

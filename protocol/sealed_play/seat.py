@@ -11,7 +11,6 @@ transcript's digest, and when every seat's are in it runs the audit and says its
 from __future__ import annotations
 
 import hashlib
-from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any
 
@@ -28,7 +27,7 @@ from protocol.sealed.shuffle import SeatSecrets
 from protocol.sealed.signing import verify
 from protocol.sealed_play import choices
 from protocol.sealed_play.audit import audit_game, describe
-from protocol.sealed_play.progress import HOST, GameMirror, where
+from protocol.sealed_play.progress import HOST, GameMirror, face_up, where
 
 
 def secrets_body(driver: SeatDriver) -> dict[str, Any]:
@@ -112,12 +111,9 @@ class SealedSeat:
             self.engine, self.state, self.seat, action, self.mirror.knowledge, self._nonce
         )
         data = self.engine.codec.encode(sealed)
-        face_up: dict[int, list[int]] = defaultdict(list)
-        for slot in self.engine.shows(sealed):
-            number, p = where(self.state, slot)
-            face_up[number].append(p)
         out: list[SealMessage] = [
-            self.driver.reveal(number, positions) for number, positions in sorted(face_up.items())
+            self.driver.reveal(number, positions)
+            for number, positions in face_up(self.engine, self.state, sealed).items()
         ]
         number = moves_of(self.actions, self.seat) + 1
         out.append(SealAct(data, number, self.driver.sign_move(number, data)))
@@ -154,15 +150,11 @@ class SealedSeat:
         return out
 
     def _catch_up(self) -> None:
-        rounds = {n: r.round for n, r in self.driver.rounds.items()}
-        revealed = {n: r.revealed for n, r in self.driver.rounds.items()}
-
         def own(seat: int, number: int, p: int) -> int | None:
             return self.driver.rounds[number].hand.get(p) if seat == self.seat else None
 
-        passed = {n: r.moves.passed for n, r in self.driver.rounds.items()}
-        self.mirror.catch_up(rounds, revealed, own, passed, self.driver.draws.values)
-        self.driver.draws.asked = self.mirror.draws_done + (self.mirror.draw_due is not None)
+        kept, draws = self.driver.rounds, self.driver.draws
+        draws.asked = self.mirror.follow(kept, own, draws.values)
 
     def _choice(self, msg: SealStep) -> None:
         """An opening the host relayed: checked again (whatever is wrong, the host should have

@@ -21,35 +21,14 @@ from protocol.identity import IdentityKey
 from protocol.known_hosts import KnownHosts
 from protocol.sealed.messages import SealMessage
 from protocol.sealed_play import choices
-from tests.network.test_sealed_table import play
+from tests.network.test_sealed_table import sealed_game
 from tests.protocol.test_sealed_game_choices import FAST
 
 
 async def auf_achse(
     tmp_path: Path, players: int, bots: list[int]
 ) -> tuple[Table, TableHost, list[TableClient]]:
-    table = Table.create(
-        "auf-achse", players, {"deck": FAST}, name="t", host_part=os.urandom(32), sealed=True
-    )
-    for seat in bots:
-        table.add_bot("random", seat)
-    server = TableHost(table, IdentityKey.generate(os.urandom), settings=HostSettings())
-    port = await server.start()
-    clients = [
-        TableClient(f"127.0.0.1:{port}", f"P{i}", KnownHosts(tmp_path / f"hosts{i}"))
-        for i in range(players - len(bots))
-    ]
-    runners = [asyncio.create_task(c.run()) for c in clients]
-    try:
-        rng = random.Random(players)
-        await asyncio.wait_for(asyncio.gather(*(play(c, rng) for c in clients)), 240)
-    finally:
-        for c in clients:
-            await c.leave("done")
-        for r in runners:
-            r.cancel()
-        await server.close()
-    return table, server, clients
+    return await sealed_game(tmp_path, players, bots, "auf-achse", {"deck": FAST}, within=240)
 
 
 @pytest.mark.parametrize(("players", "bots"), [(2, [1]), (5, [1, 3, 4])])

@@ -52,10 +52,17 @@ async def play(client: TableClient, rng: random.Random) -> None:
 
 
 async def sealed_game(
-    tmp_path: Path, players: int, bots: list[int]
+    tmp_path: Path,
+    players: int,
+    bots: list[int],
+    title: str = "via-gladiola",
+    options: dict[str, Any] | None = None,
+    within: float = 120,
 ) -> tuple[Table, TableHost, list[TableClient]]:
+    """A sealed game of `title` played to its end: humans making random legal moves (their
+    `TableClient`s over loopback) beside the host's random bots at `bots`."""
     table = Table.create(
-        "via-gladiola", players, {}, name="t", host_part=os.urandom(32), sealed=True
+        title, players, options or {}, name="t", host_part=os.urandom(32), sealed=True
     )
     for seat in bots:
         table.add_bot("random", seat)
@@ -68,7 +75,7 @@ async def sealed_game(
     runners = [asyncio.create_task(c.run()) for c in clients]
     try:
         rng = random.Random(players)
-        await asyncio.wait_for(asyncio.gather(*(play(c, rng) for c in clients)), 120)
+        await asyncio.wait_for(asyncio.gather(*(play(c, rng) for c in clients)), within)
     finally:
         for c in clients:
             await c.leave("done")
