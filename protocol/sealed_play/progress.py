@@ -24,6 +24,8 @@ from netcards.event import Event
 from netcards.sealed_cards import Knowledge
 from netcards.sealed_game import PublicChances, SealedGame, draw_requests, to_show
 from protocol.sealed.deck import SealedRound
+from protocol.sealed.errors import Caught
+from protocol.sealed.messages import SealMessage, SealOpen, SealReveal, SealRound
 from protocol.sealed.round_driver import Moves
 
 HOST = -1
@@ -38,6 +40,12 @@ def where(state: Any, slot: int) -> tuple[int, int]:
     """The sealing round and position of `slot`."""
     sealed = state.ledger.round_of(slot)
     return sealed.index, slot - sealed.first
+
+
+def _slot(state: Any, number: int, p: int) -> int | None:
+    """The slot at position `p` of engine round `number` (None: no such round)."""
+    rounds = state.ledger.rounds
+    return rounds[number].first + p if 0 <= number < len(rounds) else None
 
 
 def face_up(engine: SealedGame, state: Any, action: Action) -> dict[int, list[int]]:
@@ -99,6 +107,37 @@ class GameMirror:
             draws,
         )
         return self.draws_done + (self.draw_due is not None)
+
+    def check_asked(self, msg: SealMessage) -> None:
+        """The host asks for a round, an opening or a reveal: only what this program's own
+        engine asks for now is done. The relay's own checks hold the steps to the rounds'
+        rules, but not to the game's: without this, a modified host could open a player's card
+        (or the next card of a pile) to its own bot, whose key it holds, or have a player show
+        its hand to everyone, and every step would check out. `Caught` names the host."""
+        engine, state = self.engine, self.state
+        if isinstance(msg, SealRound):
+            wanted = [(r.index, r.cards) for r in engine.seal_requests(state)[:1]]
+            if [(msg.round, tuple(msg.cards))] != wanted:
+                raise Caught(HOST, "unrequested", f"round {msg.round} is no round the game seals")
+        elif isinstance(msg, SealOpen):
+            asked = set(engine.to_open(state))
+            if not all((msg.to, _slot(state, msg.round, p)) in asked for p in msg.positions):
+                raise Caught(
+                    HOST,
+                    "unrequested",
+                    f"positions {list(msg.positions)} of round {msg.round} opened to seat "
+                    f"{msg.to}, which the game does not deal them to",
+                )
+        elif isinstance(msg, SealReveal):
+            shown = set(to_show(engine, state))
+            shown.update(s for slots in engine.to_reveal(state).values() for s in slots)
+            if not all(_slot(state, msg.round, p) in shown for p in msg.positions):
+                raise Caught(
+                    HOST,
+                    "unrequested",
+                    f"positions {list(msg.positions)} of round {msg.round} asked to be shown, "
+                    "which the game does not show",
+                )
 
     @property
     def draw_due(self) -> int | None:

@@ -134,6 +134,7 @@ class SealedSeat:
             self._choice(msg)
             out = []
         else:
+            self.mirror.check_asked(msg)
             out = self.driver.receive(msg)
         self._catch_up()
         due = self.mirror.draw_due

@@ -19,12 +19,22 @@ from netcards.errors import NotYourTurn
 from netcards.games.via_gladiola import GAME
 from netcards.games.via_gladiola.actions import Rest
 from netcards.games.via_gladiola.sealed import SealedViaGladiola, SealedWalk
-from netcards.sealed_cards import StepPending
+from netcards.sealed_cards import SLOT_BASE, StepPending
 from protocol.sealed.errors import Caught
-from protocol.sealed.messages import SealAct, SealActed, SealMessage, SealStep, decode, encode
+from protocol.sealed.messages import (
+    SealAct,
+    SealActed,
+    SealMessage,
+    SealOpen,
+    SealReveal,
+    SealRound,
+    SealStep,
+    decode,
+    encode,
+)
 from protocol.sealed.round_driver import Outgoing
 from protocol.sealed_play.host import SealedHost
-from protocol.sealed_play.progress import HOST
+from protocol.sealed_play.progress import HOST, where
 from protocol.sealed_play.seat import SealedSeat
 from protocol.wire import pack, unpack
 from tests.protocol.sealed_table import stream
@@ -273,3 +283,64 @@ def test_a_move_signed_by_no_one_is_refused_naming_its_link_and_a_stale_one_only
     with pytest.raises(NotYourTurn, match="its next move is move 2"):
         table.send(s, [act])  # the same move again: its number is spent
     assert len(table.host.actions) == taken
+
+
+def _hand_positions(table: Table, seat: int) -> tuple[int, list[int]]:
+    """The round and positions of the cards `seat` holds, as its own program knows them."""
+    state = table.seats[seat].state
+    held = [where(state, x) for x in state.hands[seat] if x >= SLOT_BASE]
+    number = held[0][0]
+    return number, [p for n, p in held if n == number]
+
+
+def test_a_host_that_asks_a_seat_to_reveal_its_hand_unasked_is_named_and_told_nothing() -> None:
+    """A modified host sends `seal_reveal` of a player's hand in the middle of the game: an
+    honest seat answers only what its own engine asks to show, so it names the host and sends
+    no scalar."""
+    table = Table(2, [0])
+    table.start()
+    number, positions = _hand_positions(table, 0)
+    with pytest.raises(Caught) as caught:
+        table.seats[0].receive(wire(SealReveal(number, tuple(positions))))
+    assert (caught.value.seat, caught.value.kind) == (HOST, "unrequested")
+
+
+def test_a_host_that_opens_a_players_card_to_its_own_bot_is_named_and_told_nothing() -> None:
+    """A modified host sends `seal_open` of a player's card to the seat of its own bot (whose
+    key it holds): the player's program would pass its secret scalar on. It opens only what
+    its own engine says is dealt or drawn to that seat, so it names the host."""
+    table = Table(2, [0])
+    table.start()
+    number, positions = _hand_positions(table, 0)
+    with pytest.raises(Caught) as caught:
+        table.seats[0].receive(wire(SealOpen(number, 1, (positions[0],))))
+    assert (caught.value.seat, caught.value.kind) == (HOST, "unrequested")
+
+
+def test_a_host_that_opens_an_undealt_card_to_its_own_bot_is_named() -> None:
+    """The draw pile's next card opened early to the host's bot: the host would know what a
+    player is about to draw. Every seat refuses an opening its engine did not ask for."""
+    table = Table(2, [0])
+    table.start()
+    state = table.seats[0].state
+    dealt = {where(state, x) for hand in state.hands for x in hand if x >= SLOT_BASE}
+    number = 0
+    size = table.host.relay.rounds[number].round.size
+    undealt = next(p for p in range(size) if (number, p) not in dealt)
+    with pytest.raises(Caught) as caught:
+        table.seats[0].receive(wire(SealOpen(number, 1, (undealt,))))
+    assert (caught.value.seat, caught.value.kind) == (HOST, "unrequested")
+
+
+def test_a_host_that_seals_other_cards_than_the_engine_asks_is_named() -> None:
+    """A round whose cards are not those the engine asks to seal (one left out, so that the
+    host could deal it where it likes later): refused at once, naming the host."""
+    table = Table(2, [0])
+    seat = table.seats[0]
+    table.send(0, [seat.hello()])
+    out = table.host.start()
+    setup = next(msg for to, msg in out if to == 0 and isinstance(msg, SealRound))
+    short = dataclasses.replace(setup, cards=setup.cards[:-1])
+    with pytest.raises(Caught) as caught:
+        seat.receive(wire(short))
+    assert (caught.value.seat, caught.value.kind) == (HOST, "unrequested")
