@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from netcards.games.via_gladiola.sealed import SealedViaGladiola, SealedWalk
+from netcards.sealed_cards import SLOT_BASE
 from netcards.table import Table
 from protocol.client import (
     Failed,
@@ -28,9 +29,10 @@ from protocol.host import HostSettings, TableHost
 from protocol.identity import IdentityKey
 from protocol.known_hosts import KnownHosts
 from protocol.messages import Result, Sealed
-from protocol.sealed.messages import SealAct, SealMessage, SealStep, encode
+from protocol.sealed.messages import SealAct, SealMessage, SealOpen, SealReveal, SealStep, encode
 from protocol.sealed.round_driver import Outgoing
 from protocol.sealed_play.host import SealedHost
+from protocol.sealed_play.progress import where
 from protocol.table_session.sealed_play import SealedPlay
 from tests.protocol.test_sealed_game_knowledge import BOT, HUMAN, hidden_hand, search
 
@@ -48,7 +50,12 @@ async def play(client: TableClient, rng: random.Random) -> None:
         if isinstance(notice, ViewChanged) and client.my_turn:
             legal = client.legal_actions()
             if legal:
-                await client.act(rng.choice(legal))
+                try:
+                    await client.act(rng.choice(legal))
+                except ConnectionError:  # its program named a cheat and left: so does it
+                    if client.sealed_verdict is None:
+                        raise
+                    return
 
 
 async def sealed_game(
@@ -347,3 +354,42 @@ async def test_a_host_that_says_other_results_than_the_game_s_is_named_by_the_cl
     assert verdict is not None and verdict.startswith("deal NOT verified: the host: false_result")
     game = server.session.sealed_host.outcome
     assert clients[0].outcome is not None and clients[0].outcome.to_data() == game.to_data()
+
+
+@pytest.mark.parametrize("ask", ["reveal", "open_to_bot"])
+async def test_a_host_that_asks_for_a_players_hand_unasked_is_named_and_gets_no_scalar(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ask: str
+) -> None:
+    """A modified host, once a few moves are played, asks the player's program to show its
+    hand to everyone, or to open one of its cards to the host's own bot: the program refuses,
+    names the host, and not one scalar of its hand reaches the host."""
+    real = SealedPlay._sealed_send
+    asked: list[SealMessage] = []
+    steps_after: list[SealMessage] = []
+
+    def prying(self: SealedPlay, out: list[Outgoing]) -> None:
+        host = self.sealed_host
+        if host is not None and not asked and len(host.actions) >= 2 and host.state.ledger.ready():
+            held = [where(host.state, x) for x in host.state.hands[HUMAN] if x >= SLOT_BASE]
+            number, p = held[0]
+            msg: SealMessage = (
+                SealReveal(number, (p,)) if ask == "reveal" else SealOpen(number, BOT, (p,))
+            )
+            asked.append(msg)
+            out = [*out, (HUMAN, msg)]
+        real(self, out)
+
+    received = SealedHost.receive
+
+    def recording(self: SealedHost, sender: int, msg: SealMessage) -> list[Outgoing]:
+        if asked and sender == HUMAN and isinstance(msg, SealStep):
+            steps_after.append(msg)
+        return received(self, sender, msg)
+
+    monkeypatch.setattr(SealedPlay, "_sealed_send", prying)
+    monkeypatch.setattr(SealedHost, "receive", recording)
+    _, _, clients = await sealed_game(tmp_path, 2, bots=[BOT])
+    verdict = clients[0].sealed_verdict
+    assert asked, "the host asked"
+    assert verdict is not None and verdict.startswith("deal NOT verified: the host: unrequested")
+    assert not [s for s in steps_after if s.kind in ("reveal", "scalars", "pass")]
