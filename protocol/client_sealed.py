@@ -68,6 +68,8 @@ class SealedClient:
     """Messages of our seat's history still to replay: we do not play before they are in."""
     _seed_note: dict[str, Any] | None = None
     """The seed of our seat in the game being played, and which game (as `seed_file` keeps it)."""
+    _sealed_logged = 0
+    """How many of our engine's events are in `log` (the game's log is our own engine's)."""
 
     # Provided by TableClient.
     seat: int | None
@@ -83,6 +85,7 @@ class SealedClient:
     notices: list[TableSays]
     standings: Outcome | None
     seed_file: SealedSeedFile | None
+    log: list[dict[str, Any]]
 
     def _notify(self, notice: Notice) -> None:
         raise NotImplementedError  # protocol/client.py
@@ -115,6 +118,7 @@ class SealedClient:
         public = public_seed(start.commitment, {c.seat: c.part for c in start.contributions})
         self.sealed = SealedSeat(engine, config, public, start.seat, SeedStream(seed))
         self.sealed_verdict = None
+        self.log, self._sealed_logged = [], 0  # a seat rebuilt replays the game from its start
         await self._send(Sealed(encode(self.sealed.hello())))
 
     def _sealed_history(self, args: Mapping[str, Any]) -> None:
@@ -218,7 +222,11 @@ class SealedClient:
             self.seq = msg.seq
             if msg.seat == self.seat:
                 self.awaiting = False
-        self._notify(ViewChanged(()))
+        # The game's log is what our own engine saw happen, never the host's word.
+        events = tuple(e.for_seat(self.seat) for e in seat.mirror.events[self._sealed_logged :])
+        self._sealed_logged = len(seat.mirror.events)
+        self.log.extend(events)
+        self._notify(ViewChanged(events))
         if seat.verdict is not None and self.sealed_verdict is None:
             self.sealed_verdict = seat.verdict
             problems = [] if seat.finding is None else [seat.verdict.removeprefix(NOT_VERIFIED)]

@@ -97,6 +97,12 @@ async def test_an_honest_sealed_game_for_two_is_played_and_verified(tmp_path: Pa
     assert [c.sealed_verdict for c in clients] == ["deal verified"]
     assert table.phase == "over"
     assert clients[0].sealed is not None and clients[0].sealed.actions
+    # The game's log is the player's own engine's: every move in it, each as its events say.
+    seat = clients[0].sealed
+    kinds = [e["kind"] for e in clients[0].log]
+    assert clients[0].log == [e.for_seat(seat.seat) for e in seat.mirror.events]
+    moves = [k for k in kinds if k in ("walk", "rest", "gladiola")]
+    assert len(moves) == len(seat.actions) > 0
 
 
 async def test_an_honest_sealed_game_for_four_is_played_and_verified(tmp_path: Path) -> None:
