@@ -11,9 +11,10 @@ asked to be sealed for a title without one is refused before anyone sits down.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Mapping
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 from netcards.action import Action, ActionCodec
 from netcards.errors import BadConfig
@@ -85,14 +86,29 @@ class PublicChances(Protocol):
     def drawn(self, state: Any, value: bytes, knowledge: Knowledge) -> list[Event]: ...
 
 
+@functools.cache
+def _offers(kind: type, interface: type) -> bool:
+    """Whether an engine class offers a runtime-checkable interface. Asked once per class: an
+    `isinstance` against a protocol walks its every member (tens of microseconds), and every
+    program of a table asks several times between any two moves."""
+    return issubclass(kind, interface)
+
+
+def public_chances(engine: SealedGame) -> PublicChances | None:
+    """The title's shows and draws, or None for a title that has none."""
+    return cast(PublicChances, engine) if _offers(type(engine), PublicChances) else None
+
+
 def to_show(engine: SealedGame, state: Any) -> list[int]:
     """Slots to open to everyone before the next action (none for a title without shows)."""
-    return engine.to_show(state) if isinstance(engine, PublicChances) else []
+    chances = public_chances(engine)
+    return chances.to_show(state) if chances is not None else []
 
 
 def draw_requests(engine: SealedGame, state: Any) -> int:
     """Public random draws still to make before the next action (none for most titles)."""
-    return engine.draw_requests(state) if isinstance(engine, PublicChances) else 0
+    chances = public_chances(engine)
+    return chances.draw_requests(state) if chances is not None else 0
 
 
 @runtime_checkable
@@ -120,7 +136,7 @@ class SimultaneousChoices(Protocol):
 
 def choices_of(engine: SealedGame) -> SimultaneousChoices | None:
     """The title's simultaneous choices, or None for a title that has none (Via Gladiola)."""
-    return engine if isinstance(engine, SimultaneousChoices) else None
+    return cast(SimultaneousChoices, engine) if _offers(type(engine), SimultaneousChoices) else None
 
 
 SEED_LABEL = b"netcards sealed public seed v4"

@@ -18,7 +18,7 @@ from typing import Any
 from netcards.errors import GameError
 from netcards.game import TableConfig
 from netcards.sealed_cards import SLOT_BASE, Knowledge
-from netcards.sealed_game import PublicChances, SealedGame
+from netcards.sealed_game import SealedGame, public_chances
 from protocol.sealed.audit import audit, final_cards
 from protocol.sealed.deck import SealedRound
 from protocol.sealed.draws import Draws, replay_draws
@@ -107,9 +107,10 @@ def _replay(
             for seat, slots in by_seat.items():
                 engine.opened(state, seat, slots)
                 progressed = True
-            if isinstance(engine, PublicChances):
-                for slot in engine.to_show(state):
-                    engine.show(state, slot, truth.resolve(slot), truth)
+            chances = public_chances(engine)
+            if chances is not None:
+                for slot in chances.to_show(state):
+                    chances.show(state, slot, truth.resolve(slot), truth)
                     progressed = True
             for seat, slots in sorted(engine.to_reveal(state).items()):
                 try:
@@ -121,13 +122,13 @@ def _replay(
             wrong = choices.replay(engine, state, truth, openings)
             if wrong is not None:
                 return Finding(wrong[0], "wrong_opening", wrong[1])
-            if isinstance(engine, PublicChances) and engine.draw_requests(state):
+            if chances is not None and chances.draw_requests(state):
                 value = next(made, None)
                 if value is None:
                     return Finding(
                         HOST, "wrong_result", "a move was taken before its draw was made"
                     )
-                engine.drawn(state, value, truth)  # the steal recomputed from the draw's value
+                chances.drawn(state, value, truth)  # the steal recomputed from the draw's value
                 progressed = True
             if not progressed and len(openings) == left:
                 return None

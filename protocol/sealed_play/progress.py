@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from netcards.action import Action
 from netcards.event import Event
 from netcards.sealed_cards import Knowledge
-from netcards.sealed_game import PublicChances, SealedGame, draw_requests, to_show
+from netcards.sealed_game import SealedGame, draw_requests, public_chances, to_show
 from protocol.sealed.deck import SealedRound
 from protocol.sealed.errors import Caught
 from protocol.sealed.messages import SealMessage, SealOpen, SealReveal, SealRound
@@ -178,13 +178,14 @@ class GameMirror:
             engine.opened(state, seat, slots)
         if engine.to_open(state):
             return False
-        if isinstance(engine, PublicChances):
-            for slot in engine.to_show(state):
+        chances = public_chances(engine)
+        if chances is not None:
+            for slot in chances.to_show(state):
                 number, p = where(state, slot)
                 shown = revealed.get(number, {}).get(p)
                 if shown is None:
                     return False
-                self.events += engine.show(state, slot, shown, self.knowledge)
+                self.events += chances.show(state, slot, shown, self.knowledge)
         for seat, slots in sorted(engine.to_reveal(state).items()):
             cards = {}
             for slot in slots:
@@ -194,10 +195,10 @@ class GameMirror:
                     return False
                 cards[slot] = card
             self.events += engine.reveal_hand(state, seat, cards, self.knowledge)
-        if isinstance(engine, PublicChances) and engine.draw_requests(state):
+        if chances is not None and chances.draw_requests(state):
             if len(draws) <= self.draws_done:
                 return False
-            self.events += engine.drawn(state, draws[self.draws_done], self.knowledge)
+            self.events += chances.drawn(state, draws[self.draws_done], self.knowledge)
             self.draws_done += 1
             return True
         return False
