@@ -39,6 +39,7 @@ from protocol.table_session.effects import (
     Finished,
     Journal,
     Log,
+    SealedBots,
     Send,
     SetTimer,
     TimerKey,
@@ -230,6 +231,9 @@ class TableHost(Links):
                 task = asyncio.create_task(self._bot_turn(effect.question))
                 self._clock_tasks.add(task)
                 task.add_done_callback(self._clock_tasks.discard)
+            elif isinstance(effect, SealedBots):
+                # Not now: the sends before it go first, and the loop hears the others.
+                asyncio.get_running_loop().call_soon(self._sealed_bots)
             elif isinstance(effect, Log):
                 self.log(effect.line)
             elif isinstance(effect, Finished):
@@ -285,6 +289,9 @@ class TableHost(Links):
             self.log(f"could not sync the journal to the disk: {exc.strerror or exc}")
 
     # -- the bots -----------------------------------------------------------------------------------
+
+    def _sealed_bots(self) -> None:
+        self._perform(self.session.sealed_bots(time.monotonic()))
 
     def _schedule_bots(self) -> None:
         if self._bots is None or self._bots.done():

@@ -67,6 +67,9 @@ class SealedHost:
         self.started = False
         self.finding: Finding | None = None
         self.verdict: str | None = None
+        self.pending = False
+        """The host's bots have work left by the last message received (`drive`)."""
+        self._for_bots: list[Outgoing] = []
         self.watch: Callable[[int | None], None] | None = None
         """Told after every move (its seat) and every step the public state may have moved with
         (None), while the state is as that move or step left it: the table feeds its
@@ -86,7 +89,8 @@ class SealedHost:
     def start(self) -> list[Outgoing]:
         """Every seat's key is in: the first round begins."""
         self.started = True
-        return self._drive([])
+        self.pending = True
+        return self.drive()
 
     def waiting_for(self) -> list[int]:
         """The seats a public random draw waits for (a commitment or an opening): a seat that
@@ -100,8 +104,21 @@ class SealedHost:
     # -- messages from the seats ------------------------------------------------------------------
 
     def receive(self, sender: int, msg: SealMessage) -> list[Outgoing]:
-        """A message from seat `sender`'s link; what to send to whom. `Caught` names the
-        sender (nothing is relayed); `StepPending` or another `GameError` refuses a move."""
+        """A message from seat `sender`'s link and everything the host's bots do after it;
+        what to send to whom. `Caught` names the sender (nothing is relayed); `StepPending` or
+        another `GameError` refuses a move."""
+        return self.take(sender, msg) + self.drive()
+
+    def take(self, sender: int, msg: SealMessage) -> list[Outgoing]:
+        """`receive` up to the bots: what the message itself sends to the remote seats (a
+        move's `seal_acted`, a step relayed). What it leaves the host's bots to do (the steps
+        relayed to them, the steps the engine asks for next, their replies and moves) waits
+        for `drive`, so that a player hears its move was taken without waiting for the bots'
+        reply. `drive` runs before the next message is taken (one is refused until then): the
+        bots' randomness and every seat's messages then come in the same order whenever it
+        runs, as when a resumed host replays its journal with `receive`."""
+        if self.pending:
+            raise RuntimeError("the host's bots have work left: drive them first")
         if isinstance(msg, SealKey):
             out = self.relay.receive(sender, msg)
         elif isinstance(msg, SealStep) and msg.kind == "secrets":
@@ -112,6 +129,16 @@ class SealedHost:
             out = self._act(sender, msg)
         else:
             out = self.relay.receive(sender, msg)
+        # The order in which `_drive` would have sent them: every remote message of `out`
+        # comes before anything the bots answer.
+        self._for_bots = [(to, m) for to, m in out if to in self.bots]
+        self.pending = True
+        return [(to, m) for to, m in out if to not in self.bots]
+
+    def drive(self) -> list[Outgoing]:
+        """The host's bots do what the last message left them, in memory, until the game
+        waits for a remote seat; what to send to the remote seats."""
+        out, self._for_bots, self.pending = self._for_bots, [], False
         return self._drive(out)
 
     def _act(self, seat: int, msg: SealAct) -> list[Outgoing]:

@@ -109,6 +109,13 @@ class BotFailed:
 
 
 @dataclass(frozen=True, slots=True)
+class SealedBots:
+    """The host's bots at a sealed table have work left by the last sealed message (steps
+    to answer, a reply to play): call `sealed_bots` once what comes before this effect is on
+    its way, so that a player's move is acknowledged before the bots think and sign."""
+
+
+@dataclass(frozen=True, slots=True)
 class Log:
     line: str
 
@@ -128,6 +135,7 @@ Effect = (
     | WakeBots
     | AskBot
     | BotFailed
+    | SealedBots
     | Log
     | Finished
 )

@@ -42,7 +42,7 @@ from protocol.sealed.seed_stream import SeedStream
 from protocol.sealed_play.host import BotChoice, SealedHost
 from protocol.sealed_play.memory import SealedMemory, game_record, kept_game
 from protocol.table_session.core import Member, SessionCore, packed_once
-from protocol.table_session.effects import Finished, Journal
+from protocol.table_session.effects import Effect, Finished, Journal, SealedBots
 
 
 class SealedPlay(SessionCore):
@@ -92,6 +92,8 @@ class SealedPlay(SessionCore):
             if memory.repeat(seat, msg):
                 continue
             try:
+                # The bots' work right after each message, as the live table did it before
+                # taking the next one (`_sealed_settle`).
                 out = host.receive(seat, msg)
             except (Caught, GameError) as exc:  # it was accepted once: not this journal's game
                 raise ValueError(f"sealed message {number} of the journal: {exc}") from None
@@ -103,6 +105,7 @@ class SealedPlay(SessionCore):
         plays only once it has caught up), then sent the start and everything the host sent
         its seat, in order. A spectator who comes in during (or after) the game gets the start
         and the public view now. Both then get the results if the game is over."""
+        self._sealed_settle()  # the history it is sent holds the bots' work so far
         memory, host = self.sealed_memory, self.sealed_host
         if member.seat is not None:
             history = memory.history(member.seat) if memory is not None else []
@@ -145,10 +148,11 @@ class SealedPlay(SessionCore):
             return
         memory = self.sealed_memory
         assert memory is not None
+        self._sealed_settle()  # the message is judged against the game as the bots left it
         if memory.repeat(member.seat, msg):
             return  # a seat that came back signs again what it signed before: nothing new
         try:
-            out = host.receive(member.seat, msg)
+            out = host.take(member.seat, msg)
         except Caught as exc:
             seat = exc.seat
             name = self.table.seats[seat].name if 0 <= seat < len(self.table.seats) else "?"
@@ -165,6 +169,22 @@ class SealedPlay(SessionCore):
             return
         self._out.append(Journal(memory.accepted(member.seat, msg)))
         self._sealed_go(out)
+        if host.pending:
+            self._out.append(SealedBots())  # after the sends: the player hears first
+
+    def sealed_bots(self, now: float) -> list[Effect]:
+        """The host's bots do the work the last sealed message left them (`SealedBots`), and
+        their messages go out. Nothing to do if a later input did it already."""
+        self._now = now
+        self._sealed_settle()
+        return self._take()
+
+    def _sealed_settle(self) -> None:
+        """The bots' work left by the last sealed message, done now: before the next message
+        is judged, before a player is sent its history, and when the adapter gets to it."""
+        host = self.sealed_host
+        if host is not None and host.pending:
+            self._sealed_go(host.drive())
 
     def _sealed_go(self, out: list[Outgoing], send: bool = True) -> None:
         host = self.sealed_host

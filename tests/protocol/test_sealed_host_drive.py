@@ -1,0 +1,75 @@
+"""The host's bots work after a message is taken, not inside it: `take` answers a player's move
+with its `seal_acted` alone, `drive` then plays the bots, and the two together send exactly
+what `receive` sends, in the same order, with the same randomness (a resumed host replays its
+journal with `receive`)."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+
+import pytest
+
+from protocol.sealed.messages import SealAct, SealActed, SealMessage, encode
+from protocol.sealed.round_driver import Outgoing
+from tests.protocol.test_sealed_game_wire import Table, wire
+
+
+class TakenThenDriven(Table):
+    """The same table, every message taken and the bots driven apart, as a table session does."""
+
+    def send(self, seat: int, msgs: Sequence[SealMessage]) -> None:
+        queue: deque[Outgoing] = deque()
+        for msg in msgs:
+            self.to_host.append((seat, wire(msg)))
+            queue.extend(self.host.take(seat, wire(msg)))
+            queue.extend(self.host.drive())
+        self.run(queue)
+
+    def run(self, queue: deque[Outgoing]) -> None:
+        while queue:
+            to, msg = queue.popleft()
+            for reply in self.seats[to].receive(wire(msg)):
+                self.to_host.append((to, wire(reply)))
+                queue.extend(self.host.take(to, wire(reply)))
+                queue.extend(self.host.drive())
+
+
+def test_a_move_is_acknowledged_before_the_bot_replies() -> None:
+    table = Table(2, [0], seed=3)
+    table.start()
+    seat, host = table.seats[0], table.host
+    assert seat.legal_actions()  # the bot moved first, if it was its turn
+    *shown, act = seat.act(table.rng.choice(seat.legal_actions()))
+    table.send(0, shown)
+    moves = len(host.actions)
+    out = host.take(0, wire(act))
+    assert isinstance(act, SealAct)
+    assert [(to, type(m)) for to, m in out] == [(0, SealActed)]
+    assert out[0][1].seat == 0 and out[0][1].seq == moves + 1
+    assert len(host.actions) == moves + 1  # the bot has not moved yet
+    assert host.pending
+    with pytest.raises(RuntimeError):
+        host.take(0, wire(act))  # nothing is taken before the bots' work is done
+    later = host.drive()
+    assert not host.pending
+    acted = [m for _, m in later if isinstance(m, SealActed)]
+    assert acted and acted[0].seat == 1  # the bot's reply comes with `drive`
+    table.run(deque(out + later))
+    table.play()
+    assert host.verdict == "deal verified" and seat.verdict == "deal verified"
+
+
+@pytest.mark.parametrize(("players", "humans", "seed"), [(2, [0], 1), (4, [0, 2], 2)])
+def test_taking_then_driving_sends_what_receiving_sends(
+    players: int, humans: list[int], seed: int
+) -> None:
+    tables = [Table(players, humans, seed), TakenThenDriven(players, humans, seed)]
+    for table in tables:
+        table.start()
+        table.play()
+    whole, apart = tables
+    assert [(s, encode(m)) for s, m in apart.to_host] == [(s, encode(m)) for s, m in whole.to_host]
+    assert apart.host.state.to_data() == whole.host.state.to_data()
+    assert apart.host.relay.transcript.digest == whole.host.relay.transcript.digest
+    assert apart.host.verdict == whole.host.verdict == "deal verified"
