@@ -17,11 +17,13 @@ each process reads. Also with the relay in a process apart from all five seats (
 This part is the sealing round alone, not a game.
 
 Then a move's round trip at a table, sealed against open, in the same run: one player (a
-`TableClient` over loopback, in the host's process and event loop) against the host's bot in
+`TableClient` over loopback, in the host's event loop or a process of its own) against the host's bot in
 Via Gladiola for two, with random legal moves. Timed for each of the player's moves, from the
 client sending it (at a sealed table: its card's `reveal` step, then `seal_act`) until the
 client has the host's acknowledgement applied (`seal_acted` for its move, or the open table's
-`update`); p50 and p99 of each, and the ratio sealed / open.
+`update`); p50 and p99 of each, and the ratio sealed / open. Twice: the player in the host's
+event loop (the host's work after the acknowledgement, its bot's reply, then still runs before
+the player reads it), and the player in a process of its own, as a player's program is.
 
     python -m bench.sealed [--seats 5] [--repeats 3] [--plain] [--no-loopback] [--games 4]
 """
@@ -300,14 +302,8 @@ def print_loopback(seats: int, repeats: int, encrypted: bool) -> None:
             print(f"  {what:<34} {best * 1000:8.1f} ms {median * 1000:8.1f} ms")
 
 
-async def _one_game(sealed: bool, seed: int) -> list[float]:
-    """The seconds each of the player's moves took to be acknowledged, one game."""
-    table = Table.create(
-        "via-gladiola", 2, {}, name="bench", host_part=os.urandom(32), sealed=sealed
-    )
-    table.add_bot("random", 1)
-    server = TableHost(table, IdentityKey.generate(os.urandom), settings=HostSettings())
-    port = await server.start()
+async def _play(port: int, sealed: bool, seed: int) -> list[float]:
+    """The player's side of one game: the seconds each of its moves took to be acknowledged."""
     times: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         client = TableClient(f"127.0.0.1:{port}", "P", KnownHosts(Path(tmp) / "hosts"))
@@ -333,8 +329,45 @@ async def _one_game(sealed: bool, seed: int) -> list[float]:
         finally:
             await client.leave("done")
             runner.cancel()
-            await server.close()
     return times
+
+
+def _player_process(sealed: bool, seed: int, ports: Any, results: Any) -> None:
+    results.put(asyncio.run(_play(ports.get(timeout=60), sealed, seed)))
+
+
+async def _one_game(sealed: bool, seed: int, apart: tuple[Any, Any] | None) -> list[float]:
+    """One game against the host's bot; the player in this event loop, or (`apart`: the queues
+    to give it the port and take its times) in a process of its own."""
+    table = Table.create(
+        "via-gladiola", 2, {}, name="bench", host_part=os.urandom(32), sealed=sealed
+    )
+    table.add_bot("random", 1)
+    server = TableHost(table, IdentityKey.generate(os.urandom), settings=HostSettings())
+    port = await server.start()
+    try:
+        if apart is None:
+            return await _play(port, sealed, seed)
+        ports, results = apart
+        ports.put(port)
+        times: list[float] = await asyncio.to_thread(results.get, True, 120)
+        return times
+    finally:
+        await server.close()
+
+
+def _game_apart(sealed: bool, seed: int) -> list[float]:
+    """One game, the player's program a process of its own (forked before the host's loop
+    starts), as a player's is: the host's work after it sent an acknowledgement runs beside
+    the player's, not before it."""
+    context = multiprocessing.get_context("fork")
+    ports, results = context.Queue(), context.Queue()
+    process = context.Process(target=_player_process, args=(sealed, seed, ports, results))
+    process.start()
+    try:
+        return asyncio.run(_one_game(sealed, seed, (ports, results)))
+    finally:
+        process.join(timeout=30)
 
 
 def _quantile(times: list[float], q: float) -> float:
@@ -343,21 +376,26 @@ def _quantile(times: list[float], q: float) -> float:
 
 
 def print_round_trip(games: int) -> None:
-    measured: dict[str, list[float]] = {"open": [], "sealed": []}
-    for n in range(games):  # alternated, so that a busy machine weighs on both alike
-        for kind in ("open", "sealed"):
-            measured[kind] += asyncio.run(_one_game(kind == "sealed", n))
-    print(
-        f"A move's round trip at a Via Gladiola table for two (player vs the host's bot, "
-        f"loopback, one process), {games} games each:"
-    )
-    print(f"  {'':<8} {'moves':>6} {'p50':>9}    {'p99':>9}")
-    for kind, times in measured.items():
-        p50, p99 = _quantile(times, 0.5), _quantile(times, 0.99)
-        print(f"  {kind:<8} {len(times):>6} {p50 * 1000:9.2f} ms {p99 * 1000:9.2f} ms")
-    ratio = _quantile(measured["sealed"], 0.5) / _quantile(measured["open"], 0.5)
-    ratio99 = _quantile(measured["sealed"], 0.99) / _quantile(measured["open"], 0.99)
-    print(f"  sealed / open: p50 x{ratio:.2f} (target x2 at most), p99 x{ratio99:.2f}")
+    for apart in (False, True):
+        measured: dict[str, list[float]] = {"open": [], "sealed": []}
+        for n in range(games):  # alternated, so that a busy machine weighs on both alike
+            for kind in ("open", "sealed"):
+                sealed = kind == "sealed"
+                measured[kind] += (
+                    _game_apart(sealed, n) if apart else asyncio.run(_one_game(sealed, n, None))
+                )
+        where = "the player in a process of its own" if apart else "one process"
+        print(
+            f"A move's round trip at a Via Gladiola table for two (player vs the host's bot, "
+            f"loopback, {where}), {games} games each:"
+        )
+        print(f"  {'':<8} {'moves':>6} {'p50':>9}    {'p99':>9}")
+        for kind, times in measured.items():
+            p50, p99 = _quantile(times, 0.5), _quantile(times, 0.99)
+            print(f"  {kind:<8} {len(times):>6} {p50 * 1000:9.2f} ms {p99 * 1000:9.2f} ms")
+        ratio = _quantile(measured["sealed"], 0.5) / _quantile(measured["open"], 0.5)
+        ratio99 = _quantile(measured["sealed"], 0.99) / _quantile(measured["open"], 0.99)
+        print(f"  sealed / open: p50 x{ratio:.2f} (target x2 at most), p99 x{ratio99:.2f}")
 
 
 def main() -> None:
