@@ -84,6 +84,9 @@ class TableSession(Door, Seats, LobbyRoom, Dealing, SealedPlay, Play, Clocks, Ch
         self._now = now
         member = self.members.get(number)
         if member is not None and not member.closed:
+            # The bots' work a sealed message left is done before anything else is taken:
+            # a newcomer is not told of it before its start, nor a move judged without it.
+            self._sealed_settle()
             self._dispatch(member, message)
         return self._take()
 

@@ -105,7 +105,6 @@ class SealedPlay(SessionCore):
         plays only once it has caught up), then sent the start and everything the host sent
         its seat, in order. A spectator who comes in during (or after) the game gets the start
         and the public view now. Both then get the results if the game is over."""
-        self._sealed_settle()  # the history it is sent holds the bots' work so far
         memory, host = self.sealed_memory, self.sealed_host
         if member.seat is not None:
             history = memory.history(member.seat) if memory is not None else []
@@ -180,8 +179,9 @@ class SealedPlay(SessionCore):
         return self._take()
 
     def _sealed_settle(self) -> None:
-        """The bots' work left by the last sealed message, done now: before the next message
-        is judged, before a player is sent its history, and when the adapter gets to it."""
+        """The bots' work left by the last sealed message, done now: when the adapter gets to
+        it (`SealedBots`), or before the next message of any member is taken if that comes
+        first (a move is judged, and a newcomer sent its start, as the bots left the game)."""
         host = self.sealed_host
         if host is not None and host.pending:
             self._sealed_go(host.drive())
