@@ -21,7 +21,7 @@ from netcards.sealed_game import SealedGame
 from protocol.sealed.errors import Caught, Finding
 from protocol.sealed.group import SCALAR_BYTES, RandomBytes
 from protocol.sealed.messages import SealAct, SealActed, SealKey, SealMessage, SealStep
-from protocol.sealed.moves import check_move, moves_of
+from protocol.sealed.moves import check_move, move_step, moves_of
 from protocol.sealed.round_driver import SeatDriver
 from protocol.sealed.shuffle import SeatSecrets
 from protocol.sealed.signing import verify
@@ -78,6 +78,9 @@ class SealedSeat:
         self.secrets: dict[int, list[SeatSecrets]] = {}
         self.digests: dict[int, bytes] = {}
         self._published = False
+        self._moves_sent: dict[int, tuple[bytes, bytes]] = {}
+        """This seat's moves as it signed them (the move's signed bytes, the signature), by
+        number, until the host says it applied them."""
         self.finding: Finding | None = None
         self.verdict: str | None = None
 
@@ -116,7 +119,11 @@ class SealedSeat:
             for number, positions in face_up(self.engine, self.state, sealed).items()
         ]
         number = moves_of(self.actions, self.seat) + 1
-        out.append(SealAct(data, number, self.driver.sign_move(number, data)))
+        signature = self.driver.sign_move(number, data)
+        assert self.driver.table is not None
+        signed = move_step(self.driver.table, self.seat, number, data).signed_bytes()
+        self._moves_sent[number] = (signed, signature)
+        out.append(SealAct(data, number, signature))
         return out
 
     # -- messages from the host -----------------------------------------------------------------
@@ -182,15 +189,15 @@ class SealedSeat:
         if msg.seq != len(self.actions) + 1:
             raise Caught(HOST, "out_of_turn", f"move {msg.seq} after move {len(self.actions)}")
         assert self.driver.table is not None
-        check_move(
-            self.driver.keys,
-            self.driver.table,
-            msg.seat,
-            msg.number,
-            msg.action,
-            msg.signature,
-            HOST,
-        )
+        table = self.driver.table
+        # Our own move said back as we signed it, byte for byte, carries our own signature of
+        # our own bytes: only a move that differs is checked against its seat's key.
+        sent = self._moves_sent.pop(msg.number, None) if msg.seat == self.seat else None
+        said = move_step(table, msg.seat, msg.number, msg.action).signed_bytes()
+        if sent != (said, msg.signature):
+            check_move(
+                self.driver.keys, table, msg.seat, msg.number, msg.action, msg.signature, HOST
+            )
         if msg.number != moves_of(self.actions, msg.seat) + 1:
             raise Caught(
                 HOST, "replayed", f"applied seat {msg.seat}'s move {msg.number} out of its order"

@@ -10,8 +10,10 @@ from collections.abc import Sequence
 
 import pytest
 
-from protocol.sealed.messages import SealAct, SealActed, SealMessage, encode
+from protocol.sealed.errors import Caught
+from protocol.sealed.messages import SealAct, SealActed, SealMessage, SealStep, encode
 from protocol.sealed.round_driver import Outgoing
+from protocol.sealed_play.progress import HOST
 from tests.protocol.test_sealed_game_wire import Table, wire
 
 
@@ -73,3 +75,48 @@ def test_taking_then_driving_sends_what_receiving_sends(
     assert apart.host.state.to_data() == whole.host.state.to_data()
     assert apart.host.relay.transcript.digest == whole.host.relay.transcript.digest
     assert apart.host.verdict == whole.host.verdict == "deal verified"
+
+
+def _player_moves(table: Table) -> tuple[list[SealMessage], SealAct]:
+    """The player's next move (a card played, so that a reveal step goes first)."""
+    seat = table.seats[0]
+    while True:
+        legal = seat.legal_actions()
+        played = [a for a in legal if seat.engine.shows(a)]
+        if played:
+            *shown, act = seat.act(played[0])
+            assert isinstance(act, SealAct) and shown
+            return shown, act
+        table.send(0, seat.act(legal[0]))  # pragma: no cover - a rest first
+
+
+@pytest.mark.parametrize("what", ["move", "reveal"])
+def test_a_players_own_move_or_step_said_back_altered_is_still_named(what: str) -> None:
+    """A seat does not check its own signature again on what it signed, said back byte for
+    byte; one byte changed and it is checked, and the host named."""
+    table = Table(2, [0], seed=3)
+    table.start()
+    shown, act = _player_moves(table)
+
+    def alter(to: int, msg: SealMessage) -> SealMessage:
+        if what == "move" and isinstance(msg, SealActed) and msg.seat == 0:
+            return SealActed(msg.seq, 0, msg.action, msg.number, bytes(64))
+        if what == "move" and isinstance(msg, SealActed):
+            return msg
+        if what == "reveal" and isinstance(msg, SealStep) and msg.seat == 0:
+            return SealStep(msg.round, msg.kind, 0, msg.body, bytes(64))
+        return msg
+
+    table.tamper = alter
+    with pytest.raises(Caught) as caught:
+        table.send(0, [*shown, act])
+    assert (caught.value.seat, caught.value.kind) == (HOST, "forged")
+
+
+def test_a_players_own_move_said_back_unaltered_is_applied() -> None:
+    table = Table(2, [0], seed=3)
+    table.start()
+    shown, act = _player_moves(table)
+    moves = len(table.seats[0].actions)
+    table.send(0, [*shown, act])
+    assert table.seats[0].actions[moves] == (0, dict(act.action))
