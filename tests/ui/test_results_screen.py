@@ -140,3 +140,18 @@ async def test_a_table_that_closes_after_its_game_offers_no_next_game() -> None:
         text = screen_text(app)
     assert "there is no next game here" in text, text
     assert "Play again" not in text, text
+
+
+@pytest.mark.parametrize(("sealed", "said"), [(False, "could not choose"), (True, "stayed sealed")])
+async def test_a_verified_deal_says_what_was_verified(sealed: bool, said: str) -> None:
+    """A sealed table's players read that the host could neither see nor choose their cards;
+    a classic table's only that it could not choose them (it saw them)."""
+    session = finished_session("via-gladiola", 3)
+    session.client.sealed = object() if sealed else None
+    app = make_app(settings=UserSettings(name="Ann"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await app.push_screen(ResultsScreen(session))
+        await pilot.pause()
+        text = " ".join(screen_text(app).split())
+    assert "deal verified" in text and said in text
+    assert ("neither see" in text) is sealed

@@ -114,14 +114,18 @@ class ResultsScreen(Screen[None]):
         ascii_mode = bool(getattr(self.app, "ascii_mode", False))
         good, bad = ("+", "!") if ascii_mode else ("✓", "✗")
         if verdict.ok:
-            text = Text(
-                good
-                + " "
-                + _(
+            sealed = getattr(self.session.client, "sealed", None) is not None
+            said = (
+                _(
+                    "deal verified: the cards stayed sealed among the players (the host could "
+                    "neither see nor choose them), and every move checks out"
+                )
+                if sealed
+                else _(
                     "deal verified: the host could not choose the cards, and every move checks out"
-                ),
-                style="bold green",
+                )
             )
+            text = Text(good + " " + said, style="bold green")
             for caveat in verdict.caveats:  # what could not be checked, say for a late spectator
                 text.append("\n" + caveat, style="dim")
             shown.update(text)
