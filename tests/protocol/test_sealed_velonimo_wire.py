@@ -252,3 +252,31 @@ def test_a_commitment_to_a_draw_not_due_is_refused() -> None:
     with pytest.raises(Caught) as caught:
         table.host.receive(0, harness.wire(step))
     assert (caught.value.seat, caught.value.kind) == (0, "out_of_turn")
+
+
+def test_a_keeper_that_passes_a_wrong_scalar_is_named_by_the_new_owner() -> None:
+    """A modified keeper's program passes a stolen card on with a scalar that is not its own
+    (well formed, signed by it): the new owner, the one seat that can open it, checks it against
+    the keeper's commitment and names the keeper."""
+    table = VelonimoTable(3, [0, 1, 2], seed=2)
+    cheated: list[int] = []
+
+    def lying_keeper(seat: int, replies: list[SealMessage]) -> list[SealMessage]:
+        out = []
+        for msg in replies:
+            sent = msg
+            if isinstance(msg, SealStep) and msg.kind == "pass" and not cheated:
+                (p, sealed), *rest = msg.body["scalars"]
+                bent = bytes([sealed[0] ^ 1]) + sealed[1:]
+                body = {**msg.body, "scalars": [[p, bent], *rest]}
+                sent = table.seats[seat].driver.sign("pass", body, msg.round)
+                cheated.append(seat)
+            out.append(sent)
+        return out
+
+    table.replies = lying_keeper
+    table.start()
+    with pytest.raises(Caught) as caught:
+        table.play_until(lambda: False)
+    assert cheated, "a card was passed"
+    assert (caught.value.seat, caught.value.kind) == (cheated[0], "wrong_scalar")
