@@ -119,6 +119,10 @@ class SealedClient:
         self.sealed = SealedSeat(engine, config, public, start.seat, SeedStream(seed))
         self.sealed_verdict = None
         self.log, self._sealed_logged = [], 0  # a seat rebuilt replays the game from its start
+        # Nor is a move of ours still on its way: one the host took comes back in the history
+        # (its `seal_acted`), and one it never took (a host that crashed before reading it) is
+        # lost, so our engine asks for it again. Waiting for its answer would wait for ever.
+        self.awaiting = False
         await self._send(Sealed(encode(self.sealed.hello())))
 
     def _sealed_history(self, args: Mapping[str, Any]) -> None:

@@ -1,7 +1,12 @@
 """A sealed seat taken back (docs/sealed.md, section 8, "Who holds which secrets"), over real
 loopback sockets: a player who drops comes back with its seat token and the seed it kept, is
 sent its seat's whole history, rebuilds its seat and plays on; a host that crashed resumes the
-sealed game from its journal. Every program's audit then says `deal verified`."""
+sealed game from its journal. Every program's audit then says `deal verified`.
+
+Each title plays it: Via Gladiola; Velonimo, whose player drops (or whose host crashes) right
+after it committed to a turtle's public random draw, before the draw is opened; Auf Achse, whose
+player drops (or whose host crashes) right after it committed to its run card, before the
+openings."""
 
 from __future__ import annotations
 
@@ -12,8 +17,11 @@ import json
 import os
 import random
 import stat
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from netcards.table import Table
 from protocol.client import Failed, HostRefused, SeatTaken, TableClient, ViewChanged
@@ -22,11 +30,60 @@ from protocol.identity import IdentityKey
 from protocol.journal_file import JournalWriter, read_journal
 from protocol.known_hosts import KnownHosts
 from protocol.messages import Sealed
-from protocol.sealed.messages import SealMessage, SealStep, decode, encode
+from protocol.sealed.messages import SealAct, SealMessage, SealStep, decode, encode
+from protocol.sealed_play.host import SealedHost
 from protocol.sealed_play.memory import SealedMemory
 from protocol.seat_tokens import SeatTokens
+from tests.protocol.test_sealed_game_choices import FAST
 
 BOT = 2
+
+
+Seats = Sequence[int]
+
+
+@dataclasses.dataclass(frozen=True)
+class Title:
+    """A title as these tests play it: three seats (two players and a bot at `BOT`), the
+    message of a player's after which it drops (or its host crashes) while what it began is
+    still open (None: after a few moves), and whether one of some seats has begun such a
+    thing the host has not seen finished."""
+
+    id: str
+    options: dict[str, Any]
+    pending: Callable[[SealMessage], bool] | None = None
+    left_open: Callable[[SealedHost, Seats], bool] = lambda host, seats: True
+
+
+def draw_committed(msg: SealMessage) -> bool:
+    """Its commitment to a public random draw, sent before anyone opens the draw."""
+    return isinstance(msg, SealStep) and msg.kind == "draw_commit"
+
+
+def choice_committed(msg: SealMessage) -> bool:
+    """Its commitment to a simultaneous choice, sent before anyone opens the step."""
+    return isinstance(msg, SealAct) and msg.action.get("kind") == "commit"
+
+
+def draw_left_open(host: SealedHost, seats: Seats) -> bool:
+    """One of `seats` has committed to the draw under way, and not opened it."""
+    draws = host.relay.draws
+    committed, opened = (d.get(draws.current, {}) for d in (draws.commitments, draws.nonces))
+    return any(s in committed and s not in opened for s in seats)
+
+
+def choice_left_open(host: SealedHost, seats: Seats) -> bool:
+    """One of `seats` has committed to the choice step under way, and not opened it."""
+    step = host.state.choices.current
+    return step is not None and any(step.committed(s) for s in seats)
+
+
+TITLES = [
+    Title("via-gladiola", {}),
+    Title("velonimo", {"difficulties": [1, 2]}, draw_committed, draw_left_open),
+    Title("auf-achse", {"deck": FAST}, choice_committed, choice_left_open),
+]
+EVERY_TITLE = pytest.mark.parametrize("title", TITLES, ids=[t.id for t in TITLES])
 
 
 class Player:
@@ -47,6 +104,22 @@ class Player:
         self.runner = asyncio.create_task(self.client.run())
         self.failed: Failed | None = None
         self.refused: list[HostRefused] = []
+        self.sent_pending = False
+        """It sent the message its title's `pending` picks out (see `stop_after`)."""
+
+    def stop_after(self, pending: Callable[[SealMessage], bool], then: Callable[[], None]) -> None:
+        """Once this program has sent a message `pending` picks out, `then` happens at once,
+        before anything else does."""
+        real = self.client._send
+
+        async def send(message: Any) -> None:
+            await real(message)
+            sealed = isinstance(message, Sealed) and decode(message.message)
+            if not self.sent_pending and sealed and pending(sealed):
+                self.sent_pending = True
+                then()
+
+        self.client._send = send  # type: ignore[method-assign]
 
     async def play(self, rng: random.Random, until: Any = None) -> None:
         """Ready, then a random legal move whenever asked, until the verdict (or `until()`)."""
@@ -76,9 +149,14 @@ class Player:
 
 
 async def open_table(
-    tmp: Path, journal: JournalWriter | None = None, identity: IdentityKey | None = None
+    tmp: Path,
+    journal: JournalWriter | None = None,
+    identity: IdentityKey | None = None,
+    title: Title = TITLES[0],
 ) -> TableHost:
-    table = Table.create("via-gladiola", 3, {}, name="t", host_part=os.urandom(32), sealed=True)
+    table = Table.create(
+        title.id, 3, title.options, name="t", host_part=os.urandom(32), sealed=True
+    )
     table.add_bot("random", BOT)
     server = TableHost(
         table,
@@ -104,7 +182,38 @@ async def until(check: Any, seconds: float = 60) -> None:
 
 
 async def finish(players: list[Player], rng: random.Random) -> None:
-    await asyncio.wait_for(asyncio.gather(*(p.play(rng) for p in players)), 180)
+    await asyncio.wait_for(asyncio.gather(*(p.play(rng) for p in players)), 300)
+
+
+async def until_mid_game(
+    server: TableHost,
+    players: list[Player],
+    rng: random.Random,
+    title: Title,
+    then: Callable[[], None],
+) -> None:
+    """Play on to the middle of the game, where `then` happens: right after the last player
+    sent its title's `pending` message, else a few moves in."""
+    last = players[-1]
+    if title.pending is None:
+        done: Callable[[], bool] = lambda: moves(server) >= 4  # noqa: E731
+    else:
+        last.stop_after(title.pending, then)
+        done = lambda: last.sent_pending  # noqa: E731
+    await asyncio.wait_for(asyncio.gather(*(p.play(rng, done) for p in players)), 240)
+    assert done(), "the game ended before the moment it was to be left at"
+    if title.pending is None:
+        then()
+
+
+def halt(server: TableHost) -> None:
+    """The host dies: no word to anyone, no `closed` record, it reads nothing more and its
+    links simply drop (`close` then only tidies up)."""
+    server.session.end_table = lambda: []  # type: ignore[method-assign]
+    if server._server is not None:
+        server._server.close()
+    for peer in list(server.peers.values()):
+        peer.writer.transport.abort()
 
 
 async def close(server: TableHost, players: list[Player]) -> None:
@@ -115,21 +224,21 @@ async def close(server: TableHost, players: list[Player]) -> None:
     await server.close()
 
 
+@EVERY_TITLE
 async def test_a_dropped_player_takes_its_seat_back_and_the_game_is_verified(
-    tmp_path: Path,
+    tmp_path: Path, title: Title
 ) -> None:
-    server = await open_table(tmp_path)
+    server = await open_table(tmp_path, title=title)
     ann, bob = Player(tmp_path, server.port, "A"), Player(tmp_path, server.port, "B")
     rng = random.Random(3)
     everyone = [ann, bob]
     try:
-        await asyncio.wait_for(
-            asyncio.gather(*(p.play(rng, lambda: moves(server) >= 4) for p in everyone)), 120
-        )
+        await until_mid_game(server, everyone, rng, title, bob.crash)
         token, seat = bob.client.token, bob.client.seat
         assert token is not None and seat is not None
-        bob.crash()
         await until(lambda: not server.table.seats[seat].connected)
+        assert server.session.sealed_host is not None
+        assert title.left_open(server.session.sealed_host, [seat])
         bob = Player(tmp_path, server.port, "B", token=token)  # the program started again
         everyone = [ann, bob]
         await finish(everyone, rng)
@@ -181,23 +290,20 @@ async def test_the_seed_file_is_the_users_alone_holds_no_card_and_without_it_the
         await close(server, [ann, bob])
 
 
-async def test_a_crashed_host_resumes_its_sealed_game_from_the_journal(tmp_path: Path) -> None:
+@EVERY_TITLE
+async def test_a_crashed_host_resumes_its_sealed_game_from_the_journal(
+    tmp_path: Path, title: Title
+) -> None:
     journal_path = tmp_path / "journal"
     identity = IdentityKey.generate(os.urandom)
-    server = await open_table(tmp_path, JournalWriter(journal_path), identity)
+    server = await open_table(tmp_path, JournalWriter(journal_path), identity, title)
     port = server.port
     ann, bob = Player(tmp_path, port, "A"), Player(tmp_path, port, "B")
     rng = random.Random(11)
     resumed: TableHost | None = None
     try:
-        await asyncio.wait_for(
-            asyncio.gather(*(p.play(rng, lambda: moves(server) >= 5) for p in (ann, bob))), 120
-        )
+        await until_mid_game(server, [ann, bob], rng, title, lambda: halt(server))
         played = moves(server)
-        # The host dies: no word to anyone, no `closed` record, its links simply drop.
-        server.session.end_table = lambda: []  # type: ignore[method-assign]
-        for peer in list(server.peers.values()):
-            peer.writer.close()
         await server.close()
         records = read_journal(journal_path)
         assert not any(r.get("type") == "closed" for r in records)
@@ -208,6 +314,8 @@ async def test_a_crashed_host_resumes_its_sealed_game_from_the_journal(tmp_path:
         )
         resumed.session.resume_sealed(records)
         assert moves(resumed) >= played - 1  # at most the move on its way was lost
+        assert resumed.session.sealed_host is not None
+        assert title.left_open(resumed.session.sealed_host, range(3))
         await resumed.start(port=port)
         await finish([ann, bob], rng)
     finally:
