@@ -31,12 +31,12 @@ from typing import Any
 from netcards.action import Action
 from netcards.bots.registry import make_bot
 from netcards.errors import GameError, StepPending
-from netcards.sealed_game import sealed_engine
+from netcards.sealed_game import choices_of, sealed_engine
 from protocol.connection import Packed
 from protocol.errors import ErrorCode, RemoteProtocolError
 from protocol.messages import Message, Result, Sealed, Snapshot, TableNotice, Update
 from protocol.sealed.errors import Caught
-from protocol.sealed.messages import decode, encode
+from protocol.sealed.messages import SealAct, decode, encode
 from protocol.sealed.round_driver import Outgoing
 from protocol.sealed.seed_stream import SeedStream
 from protocol.sealed_play.host import BotChoice, SealedHost
@@ -166,7 +166,12 @@ class SealedPlay(SessionCore):
             self._refuse(member, code, str(exc))
             self._watchers_told()
             return
-        self._out.append(Journal(memory.accepted(member.seat, msg)))
+        # A simultaneous choice's commitment is on the disk before it is relayed: its nonce
+        # comes from the seat's seed and the step, so a commitment lost with a machine that
+        # crashed would be made again under the same nonce, maybe for another choice, and
+        # the first one could then be tested against the opening of the second.
+        durable = isinstance(msg, SealAct) and choices_of(host.engine) is not None
+        self._out.append(Journal(memory.accepted(member.seat, msg), durable=durable))
         self._sealed_go(out)
         if host.pending:
             self._out.append(SealedBots())  # after the sends: the player hears first

@@ -109,3 +109,33 @@ async def test_a_player_whose_opening_does_not_match_its_commitment_is_named_to_
     assert refusal and refusal[0].code == "cheated" and "wrong_opening" in refusal[0].text
     host = server.session.sealed_host
     assert host is not None and all(seat != cheat.seat for seat, _ in host.openings)
+
+
+@pytest.mark.parametrize("title", ["auf-achse", "via-gladiola"])
+async def test_a_commitment_is_on_the_disk_before_it_is_relayed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, title: str
+) -> None:
+    """A choice's nonce comes from its seat's seed and the step: a commitment lost with a host
+    whose machine crashed would be made again under the same nonce, maybe for another choice,
+    and the first could be tested against the second's opening. So at a title with
+    simultaneous choices every move a player sends is journalled durably before it is relayed;
+    elsewhere (Via Gladiola) moves keep the journal's usual flush-now, sync-soon."""
+    from protocol.sealed.messages import SealAct, decode
+    from protocol.table_session.effects import Journal
+    from protocol.wire import unpack
+
+    kept: list[tuple[bool, Any]] = []
+    real = TableHost._journal
+
+    def spying(self: TableHost, effect: Journal) -> None:
+        if effect.record.get("type") == "sealed":
+            kept.append((effect.durable, decode(unpack(bytes.fromhex(effect.record["message"])))))
+        real(self, effect)
+
+    monkeypatch.setattr(TableHost, "_journal", spying)
+    options = {"deck": FAST} if title == "auf-achse" else {}
+    await sealed_game(tmp_path, 2, [1], title, options, within=240)
+    moves = [durable for durable, msg in kept if isinstance(msg, SealAct)]
+    others = [durable for durable, msg in kept if not isinstance(msg, SealAct)]
+    assert moves and others and not any(others)
+    assert all(moves) if title == "auf-achse" else not any(moves)
