@@ -35,8 +35,10 @@ generator: with such a logarithm a seat could recognise a masked card.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar, cast
 
 from cryptography.hazmat.primitives.asymmetric import ec
 
@@ -51,6 +53,8 @@ N = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
 """The order of the group (prime; the cofactor is 1)."""
 
 HASH_LABEL = b"netcards sealed hash-to-group v1"
+REMEMBERED = 1 << 13
+"""How many results of each group operation a process keeps (`_remembered`)."""
 _CURVE = ec.SECP256R1()
 
 RandomBytes = Callable[[int], bytes]
@@ -71,6 +75,19 @@ def check_scalar(k: int) -> int:
     return k
 
 
+Operation = TypeVar("Operation", bound=Callable[..., Any])
+
+
+def _remembered(fn: Operation) -> Operation:
+    """The operation, keeping its last `REMEMBERED` results. One process often computes the
+    same operation on the same inputs twice: at the host the relay checks a step, then each of
+    its bots' seats checks the same step again; a seat checks its own reveal against the
+    commitment it computed at the re-key. Each operation is a pure function of its inputs, so a
+    remembered result is the result; a failure (`BadElement`, `BadScalar`) is never kept."""
+    return cast(Operation, functools.lru_cache(maxsize=REMEMBERED)(fn))
+
+
+@_remembered
 def inverse(k: int) -> int:
     """k⁻¹ mod n: the scalar that undoes k (and n-k)."""
     return pow(check_scalar(k), -1, N)
@@ -87,6 +104,11 @@ def load(x: bytes) -> ec.EllipticCurvePublicKey:
     """The point (either one) with x-coordinate `x`, refusing anything else as `BadElement`."""
     if not isinstance(x, bytes) or len(x) != ELEMENT_BYTES:
         raise BadElement("a group element is 32 bytes")
+    return _load(x)
+
+
+@_remembered
+def _load(x: bytes) -> ec.EllipticCurvePublicKey:
     try:
         return ec.EllipticCurvePublicKey.from_encoded_point(_CURVE, b"\x02" + x)
     except ValueError:
@@ -102,6 +124,7 @@ def _private(k: int) -> ec.EllipticCurvePrivateKey:
     return ec.derive_private_key(check_scalar(k), _CURVE)
 
 
+@_remembered
 def mul(x: bytes, k: int) -> bytes:
     """x(k·P) for the point P with x-coordinate `x`."""
     return _private(k).exchange(ec.ECDH(), load(x))
@@ -120,6 +143,7 @@ def mul_each(xs: Sequence[bytes], ks: Sequence[int]) -> list[bytes]:
     return [mul(x, k) for x, k in zip(xs, ks, strict=True)]
 
 
+@_remembered
 def commit(y: int) -> bytes:
     """x(y·G): the public key's x-coordinate, a binding commitment to y's action."""
     point = _private(y).public_key().public_numbers()

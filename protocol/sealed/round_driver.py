@@ -243,11 +243,15 @@ def _check_reveal(
         raise Caught(blame, "unrequested", f"seat {step.seat} revealed positions {stray}")
 
 
-def _reveal_ready(r: SealedRound, positions: Sequence[int], done: dict[int, int]) -> None:
-    """Every position whose scalars are all in is shown: its card, for everyone."""
+def _reveal_ready(
+    r: SealedRound, positions: Sequence[int], done: dict[int, int], known: Mapping[int, int]
+) -> None:
+    """Every position whose scalars are all in is shown: its card, for everyone. A card this
+    program unmasked already (`known`: a seat's own hand) is the one the reveal shows, since
+    every scalar of it opened its commitment: the same element unmasked by the same scalars."""
     for p in positions:
         if p not in done and all(p in r.scalars.get(s, {}) for s in r.seats):
-            done[p] = r.revealed(p)
+            done[p] = known[p] if p in known else r.revealed(p)
 
 
 def _check_scalars_step(step: Step, size: int, seats: Sequence[int]) -> None:
@@ -566,7 +570,7 @@ class SeatDriver:
             self._open_mine(mine)
             return []
         if step.kind == "reveal":
-            _reveal_ready(r, [p for p, _ in step.body["scalars"]], mine.revealed)
+            _reveal_ready(r, [p for p, _ in step.body["scalars"]], mine.revealed, mine.hand)
             return []
         if step.kind == "pass_key":
             held = [p for p in step.body["positions"] if mine.moves.keepers.get(p) == self.seat]
@@ -765,5 +769,5 @@ class RelayDriver:
         if step.kind == "pass":
             kept.moves.done(step, kept.owners)
         if step.kind == "reveal":
-            _reveal_ready(r, [p for p, _ in step.body["scalars"]], kept.revealed)
+            _reveal_ready(r, [p for p, _ in step.body["scalars"]], kept.revealed, {})
         return [(s, msg) for s in r.seats]

@@ -16,6 +16,7 @@ it claims to come from.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -99,8 +100,40 @@ class SignedStep:
         return self.step.signed_bytes() + self.signature
 
 
+class _Checked:
+    """The signatures this process has checked (or made) lately, with the key each is by.
+
+    One process often checks one signature twice: at the host the relay checks a step, then
+    each of its bots' seats checks the same step again; a seat checks its own step when the
+    host relays it back. A signature that checked once over the same bytes by the same key
+    checks again, so its result is kept; a failure is never kept."""
+
+    SIZE = 1 << 12
+
+    def __init__(self) -> None:
+        self._by: OrderedDict[tuple[bytes, bytes], bytes] = OrderedDict()
+
+    def known(self, signature: bytes, data: bytes, key: bytes) -> bool:
+        by = self._by.get((signature, data))
+        if by is None:
+            return False
+        self._by.move_to_end((signature, data))
+        return by == key
+
+    def add(self, signature: bytes, data: bytes, key: bytes) -> None:
+        self._by[(signature, data)] = key
+        if len(self._by) > self.SIZE:
+            self._by.popitem(last=False)
+
+
+_checked = _Checked()
+
+
 def sign(key: Ed25519PrivateKey, step: Step) -> SignedStep:
-    return SignedStep(step, key.sign(step.signed_bytes()))
+    data = step.signed_bytes()
+    signature = key.sign(data)
+    _checked.add(signature, data, key.public_key().public_bytes_raw())
+    return SignedStep(step, signature)
 
 
 def verify(signed: SignedStep, keys: Mapping[int, Ed25519PublicKey], relay: int) -> Step:
@@ -109,7 +142,10 @@ def verify(signed: SignedStep, keys: Mapping[int, Ed25519PublicKey], relay: int)
     if key is None:
         raise Caught(relay, "forged", f"a step from seat {signed.step.seat}, which has no key")
     try:
-        key.verify(signed.signature, signed.step.signed_bytes())
+        data, raw = signed.step.signed_bytes(), key.public_bytes_raw()
+        if not _checked.known(signed.signature, data, raw):
+            key.verify(signed.signature, data)
+            _checked.add(signed.signature, data, raw)
     except (InvalidSignature, ValueError, TypeError):
         raise Caught(
             relay, "forged", f"a {signed.step.kind} step said to be seat {signed.step.seat}'s"
