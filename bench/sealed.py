@@ -302,14 +302,20 @@ def print_loopback(seats: int, repeats: int, encrypted: bool) -> None:
             print(f"  {what:<34} {best * 1000:8.1f} ms {median * 1000:8.1f} ms")
 
 
-async def _play(port: int, sealed: bool, seed: int) -> list[float]:
-    """The player's side of one game: the seconds each of its moves took to be acknowledged."""
-    times: list[float] = []
+Timed = tuple[str, float]
+"""A move's kind (its action's class: a Via Gladiola walk or gladiola shows cards, a rest does
+not) and the seconds it took to be acknowledged."""
+
+
+async def _play(port: int, sealed: bool, seed: int) -> list[Timed]:
+    """The player's side of one game: each of its moves, timed."""
+    times: list[Timed] = []
     with tempfile.TemporaryDirectory() as tmp:
         client = TableClient(f"127.0.0.1:{port}", "P", KnownHosts(Path(tmp) / "hosts"))
         runner = asyncio.create_task(client.run())
         rng = random.Random(seed)
         sent: float | None = None
+        kind = ""
         try:
             while (client.sealed_verdict if sealed else client.outcome) is None:
                 notice = await asyncio.wait_for(client.updates.get(), 60)
@@ -320,10 +326,11 @@ async def _play(port: int, sealed: bool, seed: int) -> list[float]:
                 if not isinstance(notice, ViewChanged):
                     continue
                 if sent is not None and not client.awaiting:
-                    times.append(time.perf_counter() - sent)
+                    times.append((kind, time.perf_counter() - sent))
                     sent = None
                 if sent is None and client.my_turn and client.legal_actions():
                     action = rng.choice(client.legal_actions())
+                    kind = type(action).__name__
                     sent = time.perf_counter()
                     await client.act(action)
         finally:
@@ -336,7 +343,7 @@ def _player_process(sealed: bool, seed: int, ports: Any, results: Any) -> None:
     results.put(asyncio.run(_play(ports.get(timeout=60), sealed, seed)))
 
 
-async def _one_game(sealed: bool, seed: int, apart: tuple[Any, Any] | None) -> list[float]:
+async def _one_game(sealed: bool, seed: int, apart: tuple[Any, Any] | None) -> list[Timed]:
     """One game against the host's bot; the player in this event loop, or (`apart`: the queues
     to give it the port and take its times) in a process of its own."""
     table = Table.create(
@@ -350,13 +357,13 @@ async def _one_game(sealed: bool, seed: int, apart: tuple[Any, Any] | None) -> l
             return await _play(port, sealed, seed)
         ports, results = apart
         ports.put(port)
-        times: list[float] = await asyncio.to_thread(results.get, True, 120)
+        times: list[Timed] = await asyncio.to_thread(results.get, True, 120)
         return times
     finally:
         await server.close()
 
 
-def _game_apart(sealed: bool, seed: int) -> list[float]:
+def _game_apart(sealed: bool, seed: int) -> list[Timed]:
     """One game, the player's program a process of its own (forked before the host's loop
     starts), as a player's is: the host's work after it sent an acknowledgement runs beside
     the player's, not before it."""
@@ -377,7 +384,7 @@ def _quantile(times: list[float], q: float) -> float:
 
 def print_round_trip(games: int) -> None:
     for apart in (False, True):
-        measured: dict[str, list[float]] = {"open": [], "sealed": []}
+        measured: dict[str, list[Timed]] = {"open": [], "sealed": []}
         for n in range(games):  # alternated, so that a busy machine weighs on both alike
             for kind in ("open", "sealed"):
                 sealed = kind == "sealed"
@@ -390,12 +397,23 @@ def print_round_trip(games: int) -> None:
             f"loopback, {where}), {games} games each:"
         )
         print(f"  {'':<8} {'moves':>6} {'p50':>9}    {'p99':>9}")
-        for kind, times in measured.items():
+        for kind, timed in measured.items():
+            times = [t for _, t in timed]
             p50, p99 = _quantile(times, 0.5), _quantile(times, 0.99)
             print(f"  {kind:<8} {len(times):>6} {p50 * 1000:9.2f} ms {p99 * 1000:9.2f} ms")
-        ratio = _quantile(measured["sealed"], 0.5) / _quantile(measured["open"], 0.5)
-        ratio99 = _quantile(measured["sealed"], 0.99) / _quantile(measured["open"], 0.99)
+        opened, sealed_ = ([t for _, t in measured[k]] for k in ("open", "sealed"))
+        ratio = _quantile(sealed_, 0.5) / _quantile(opened, 0.5)
+        ratio99 = _quantile(sealed_, 0.99) / _quantile(opened, 0.99)
         print(f"  sealed / open: p50 x{ratio:.2f} (target x2 at most), p99 x{ratio99:.2f}")
+        print("  p50 by kind of move (a card played face up is revealed first at a sealed table):")
+        for move in sorted({m for timed in measured.values() for m, _ in timed}):
+            by = {k: [t for m, t in timed if m == move] for k, timed in measured.items()}
+            if all(by.values()):
+                o, c = (_quantile(by[k], 0.5) for k in ("open", "sealed"))
+                print(
+                    f"    {move:<14} open {o * 1000:6.2f} ms ({len(by['open'])}), "
+                    f"sealed {c * 1000:6.2f} ms ({len(by['sealed'])}), x{c / o:.2f}"
+                )
 
 
 def main() -> None:

@@ -16,6 +16,7 @@ it claims to come from.
 
 from __future__ import annotations
 
+import functools
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -76,6 +77,12 @@ class Step:
         return (self.round, self.kind, self.seat)
 
     def signed_bytes(self) -> bytes:
+        return self._signed_bytes
+
+    @functools.cached_property
+    def _signed_bytes(self) -> bytes:
+        """Computed once per step: a step is checked, then recorded in the transcript, and
+        its body is never changed once it is a step."""
         if self.kind not in KINDS:
             raise ValueError(f"unknown step kind {self.kind!r}")
         return canonical(

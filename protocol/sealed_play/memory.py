@@ -39,6 +39,14 @@ class SealedMemory:
     def __init__(self) -> None:
         self._sent: dict[int, list[SealMessage]] = defaultdict(list)
         self._accepted: dict[int, set[bytes]] = defaultdict(set)
+        self._last: tuple[SealMessage, bytes] | None = None
+        """The last message encoded, and its bytes: a message is asked about (`repeat`), then
+        recorded (`accepted`), and its encoding is not cheap."""
+
+    def _wire(self, msg: SealMessage) -> bytes:
+        if self._last is None or self._last[0] is not msg:
+            self._last = (msg, wire_bytes(msg))
+        return self._last[1]
 
     def sent(self, out: Iterable[Outgoing]) -> None:
         """Messages the host sends (or would send, to a seat that is away)."""
@@ -51,11 +59,11 @@ class SealedMemory:
 
     def repeat(self, seat: int, msg: SealMessage) -> bool:
         """`msg` is a key or a step the host already accepted from `seat`, byte for byte."""
-        return isinstance(msg, SealKey | SealStep) and wire_bytes(msg) in self._accepted[seat]
+        return isinstance(msg, SealKey | SealStep) and self._wire(msg) in self._accepted[seat]
 
     def accepted(self, seat: int, msg: SealMessage) -> dict[str, Any]:
         """`msg` from `seat` was accepted: its journal record."""
-        raw = wire_bytes(msg)
+        raw = self._wire(msg)
         if isinstance(msg, SealKey | SealStep):
             self._accepted[seat].add(raw)
         return {"type": MESSAGE_RECORD, "seat": seat, "message": raw.hex()}
