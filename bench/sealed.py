@@ -23,7 +23,10 @@ client sending it (at a sealed table: its card's `reveal` step, then `seal_act`)
 client has the host's acknowledgement applied (`seal_acted` for its move, or the open table's
 `update`); p50 and p99 of each, and the ratio sealed / open. Twice: the player in the host's
 event loop (the host's work after the acknowledgement, its bot's reply, then still runs before
-the player reads it), and the player in a process of its own, as a player's program is.
+the player reads it), and the player in a process of its own, as a player's program is. Also by kind of move (a rest
+shows no card; a walk or a gladiola first reveals the cards it plays), and, beside it, the
+cryptography a card play cannot skip, measured in the same run, added to the open table's
+round trip: how close to an open table a sealed card play could come in this runtime.
 
     python -m bench.sealed [--seats 5] [--repeats 3] [--plain] [--no-loopback] [--games 4]
 """
@@ -59,7 +62,7 @@ from protocol.limits import TAG_SIZE
 from protocol.sealed.audit import audit
 from protocol.sealed.cards import CardBook
 from protocol.sealed.deck import SealedRound
-from protocol.sealed.group import commit, hash_to_group, load, mul, scalar_from
+from protocol.sealed.group import N, commit, hash_to_group, load, mul, scalar_from
 from protocol.sealed.messages import SealMessage, SealStep, decode, encode
 from protocol.sealed.round_driver import Outgoing, RelayDriver, SeatDriver
 from protocol.sealed.shuffle import SeatSecrets, mask_and_shuffle, rekey
@@ -402,6 +405,7 @@ def print_round_trip(games: int) -> None:
             p50, p99 = _quantile(times, 0.5), _quantile(times, 0.99)
             print(f"  {kind:<8} {len(times):>6} {p50 * 1000:9.2f} ms {p99 * 1000:9.2f} ms")
         opened, sealed_ = ([t for _, t in measured[k]] for k in ("open", "sealed"))
+        open_p50 = _quantile(opened, 0.5)
         ratio = _quantile(sealed_, 0.5) / _quantile(opened, 0.5)
         ratio99 = _quantile(sealed_, 0.99) / _quantile(opened, 0.99)
         print(f"  sealed / open: p50 x{ratio:.2f} (target x2 at most), p99 x{ratio99:.2f}")
@@ -414,6 +418,57 @@ def print_round_trip(games: int) -> None:
                     f"    {move:<14} open {o * 1000:6.2f} ms ({len(by['open'])}), "
                     f"sealed {c * 1000:6.2f} ms ({len(by['sealed'])}), x{c / o:.2f}"
                 )
+        if apart:
+            print_floor(open_p50)
+
+
+def card_play_floor() -> dict[str, float]:
+    """Milliseconds of the cryptography a sealed card play cannot skip, on its way from the
+    player to the host's acknowledgement, with the operations this program uses: the player
+    signs its reveal and its move; the host checks both signatures, and for each card checks
+    the owner's scalar against its commitment and unmasks the card."""
+    signing = table_signing_key(os.urandom)
+    move = Step(TABLE, 0, "move", 0, {"number": 7, "action": {"type": "walk", "slots": [3]}})
+    shown = Step(TABLE, 1, "reveal", 0, {"scalars": [[3, os.urandom(32)]]})
+    public = {0: signing.public_key()}
+    y, x = scalar_from(os.urandom), hash_to_group(b"bench floor")
+    point = load(x)
+
+    def fresh_verify(step: Step) -> Callable[[], object]:
+        signed = sign(signing, step)
+        return lambda: public[0].verify(signed.signature, step.signed_bytes())
+
+    def unmask() -> object:
+        inverse_key = ec.derive_private_key(pow(y, -1, N), ec.SECP256R1())
+        return inverse_key.exchange(ec.ECDH(), point)
+
+    return {
+        "sign the reveal and the move": 2
+        * per_call(lambda: signing.sign(move.signed_bytes()), 2000),
+        "check both signatures": per_call(fresh_verify(move), 2000)
+        + per_call(fresh_verify(shown), 2000),
+        "per card: its commitment": per_call(
+            lambda: ec.derive_private_key(y, ec.SECP256R1()).public_key().public_numbers(), 2000
+        ),
+        "per card: unmask it": per_call(unmask, 2000),
+    }
+
+
+def print_floor(open_p50: float) -> None:
+    """How close to an open table a card play could come, this protocol's cryptography alone
+    added to the open table's round trip measured in the same run."""
+    floor = card_play_floor()
+    print("  The cryptography a card play cannot skip (measured now, one core):")
+    for what, ms in floor.items():
+        print(f"    {what:<30} {ms:6.3f} ms")
+    fixed = floor["sign the reveal and the move"] + floor["check both signatures"]
+    card = floor["per card: its commitment"] + floor["per card: unmask it"]
+    for cards in (1, 2):
+        best = open_p50 * 1000 + fixed + cards * card
+        print(
+            f"    one card play of {cards} card(s) at best: open p50 + {fixed + cards * card:.2f} ms"
+            f" = {best:.2f} ms, x{best / (open_p50 * 1000):.2f}"
+        )
 
 
 def main() -> None:
