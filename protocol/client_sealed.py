@@ -116,7 +116,11 @@ class SealedClient:
         engine = sealed_engine(start.game)
         config = engine_config(start)
         public = public_seed(start.commitment, {c.seat: c.part for c in start.contributions})
+        previous = self.sealed
         self.sealed = SealedSeat(engine, config, public, start.seat, SeedStream(seed))
+        if previous is not None and (previous.seat, previous.public_seed) == (start.seat, public):
+            # Back at the game we were playing: the host is held to what it told us then.
+            self.sealed.remember(previous)
         self.sealed_verdict = None
         self.log, self._sealed_logged = [], 0  # a seat rebuilt replays the game from its start
         # Nor is a move of ours still on its way: one the host took comes back in the history

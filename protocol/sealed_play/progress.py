@@ -116,8 +116,11 @@ class GameMirror:
         its hand to everyone, and every step would check out. `Caught` names the host."""
         engine, state = self.engine, self.state
         if isinstance(msg, SealRound):
-            wanted = [(r.index, r.cards) for r in engine.seal_requests(state)[:1]]
-            if [(msg.round, tuple(msg.cards))] != wanted:
+            # Every seat of the game seals every round, in seat order: a round left to the host's
+            # bots and some seats would open the others' cards with scalars the host all holds.
+            seats = tuple(range(state.players))
+            wanted = [(r.index, r.cards, seats) for r in engine.seal_requests(state)[:1]]
+            if [(msg.round, tuple(msg.cards), tuple(msg.seats))] != wanted:
                 raise Caught(HOST, "unrequested", f"round {msg.round} is no round the game seals")
         elif isinstance(msg, SealOpen):
             asked = set(engine.to_open(state))

@@ -28,6 +28,7 @@ from protocol.sealed.signing import verify
 from protocol.sealed_play import choices
 from protocol.sealed_play.audit import audit_game, describe
 from protocol.sealed_play.progress import HOST, GameMirror, face_up, where
+from protocol.sealed_play.told import Told
 
 
 def secrets_body(driver: SeatDriver) -> dict[str, Any]:
@@ -83,10 +84,20 @@ class SealedSeat:
         number, until the host says it applied them."""
         self.finding: Finding | None = None
         self.verdict: str | None = None
+        self.told = Told()
+        """Every place of the game the host told this seat of (`protocol/sealed_play/told.py`)."""
 
     @property
     def state(self) -> Any:
         return self.mirror.state
+
+    def remember(self, previous: SealedSeat) -> None:
+        """This seat is `previous` rebuilt (its link dropped and it came back): it holds the
+        host to what the host told `previous`, so that a history sent back otherwise cannot
+        have it sign, open or show anything it would not have in the game it played."""
+        if (previous.seat, previous.public_seed) != (self.seat, self.public_seed):
+            raise ValueError("a seat remembers only what was told to that seat in that game")
+        self.told.places.update(previous.told.places)
 
     def hello(self) -> SealKey:
         return self.driver.hello()
@@ -131,6 +142,7 @@ class SealedSeat:
     def receive(self, msg: SealMessage) -> list[SealMessage]:
         """A message from the host; what to send back. `Caught` names a cheat (the host as
         `HOST`)."""
+        told = self.told.check(msg, HOST)
         if isinstance(msg, SealActed):
             self._acted(msg)
             out: list[SealMessage] = []
@@ -155,6 +167,7 @@ class SealedSeat:
         if self.engine.outcome(self.state) is not None and not self._published:
             self._published = True
             out.append(self.driver.sign("secrets", secrets_body(self.driver), 0))
+        self.told.keep(told)
         return out
 
     def _catch_up(self) -> None:

@@ -344,3 +344,24 @@ def test_a_host_that_seals_other_cards_than_the_engine_asks_is_named() -> None:
     with pytest.raises(Caught) as caught:
         seat.receive(wire(short))
     assert (caught.value.seat, caught.value.kind) == (HOST, "unrequested")
+
+
+def test_a_host_that_leaves_a_seat_out_of_a_round_is_named() -> None:
+    """A round sealed by seat 0 and the host's bot alone, shown to seat 0: the cards the game
+    deals seat 1 would then be opened with every scalar of the round, the bot's included, so
+    the host would read them and, by elimination, narrow seat 0's hand. Every seat of the game
+    seals every round: refused at once, naming the host, before any step is signed."""
+    table = Table(3, [0, 1])
+    seat = table.seats[0]
+    for s, player in table.seats.items():
+        table.send(s, [player.hello()])
+    out = table.host.start()
+    setup = next(msg for to, msg in out if to == 0 and isinstance(msg, SealRound))
+    assert setup.seats == (0, 1, 2)
+    short = dataclasses.replace(
+        setup, seats=(0, 2), keys=tuple(k for k in setup.keys if k.seat != 1)
+    )
+    with pytest.raises(Caught) as caught:
+        seat.receive(wire(short))
+    assert (caught.value.seat, caught.value.kind) == (HOST, "unrequested")
+    assert seat.driver.rounds == {}
