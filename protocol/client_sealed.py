@@ -186,6 +186,12 @@ class SealedClient:
             self._sealed_catching_up -= 1
         for reply in replies:
             await self._send(Sealed(encode(reply)))
+        if seat.broken and seat.verdict is not None:
+            # The deck was found tampered with and every seat's secrets are in: the audit
+            # named who did it (or who said so of a whole deck). The game ends there.
+            self._forget_seed()
+            await self._caught(seat.verdict)
+            return
         self._sealed_refresh(msg)
 
     async def _sealed_result(self, said: Outcome) -> None:
@@ -222,6 +228,7 @@ class SealedClient:
             and engine.outcome(state) is None
             and not state.over
             and self._sealed_catching_up == 0
+            and not seat.broken
         )
         with contextlib.suppress(HiddenCardNeeded):  # a card drawn last, not opened: kept as was
             self.view = seat.view()

@@ -19,7 +19,8 @@ class Finding:
     kind: str
     """malformed, out_of_turn, bad_element, duplicated, substituted, wrong_mask, wrong_rekey,
     wrong_commitment, wrong_scalar, bad_secrets, withheld, false_claim, forged, equivocated,
-    wrong_opening, bad_choice (a simultaneous choice's opening)."""
+    wrong_opening, bad_choice (a simultaneous choice's opening), false_alarm (said the deck was
+    tampered with, and the audit found it whole)."""
     detail: str
 
     def __str__(self) -> str:
@@ -44,4 +45,5 @@ class Caught(Exception):
 
 class DeckTampered(Exception):
     """A position unmasked to an element that is no card of the round: some seat substituted a
-    card during the sealing. The end-of-game audit names it."""
+    card during the sealing. The seat that finds it says so (a `broken` step), every seat then
+    publishes its secrets, and the audit names who did it."""

@@ -63,6 +63,8 @@ STEP_KINDS = (
     "draw_open",
     # simultaneous choices opened (netcards/sealed_choices.py)
     "choice",
+    # the deck found tampered with: every seat publishes its secrets (docs/sealed.md, 3)
+    "broken",
 )
 MAX_ROUNDS = 64
 """Most sealing rounds one game runs (every deal and every reshuffle: Auf Achse seals five
@@ -147,16 +149,21 @@ BODY_FIELDS: dict[str, tuple[tuple[str, Kind], ...]] = {
         ("slots", Seq(CARD, MAX_SEALED_CARDS)),
         ("nonce", Blob(32)),
     ),
+    # The signer found the deck tampered with. Signed as round 0: it ends the game, not a round.
+    "broken": (),
 }
 """A step's body, by its kind: exactly these fields. `scalars` opens its positions to seat `to`
 (the seat that will hold those cards), each as [position, y_ij as 32-byte big-endian]. `reveal`
 publishes the signer's scalars of its positions to everyone: its own card played, or, asked by
-`seal_reveal`, the positions every seat shows at the end. `secrets`, once the game is scored:
+`seal_reveal`, the positions every seat shows at the end. `secrets`, once the game is scored
+(or once a seat said the deck was broken):
 the digest of the signer's transcript and its secrets of every round, by round number.
 `pass_key` and `pass` hand cards already opened to one seat to another alone (`to`, the seat
 that sent the `pass_key`), each scalar sealed to it. `draw_commit` and `draw_open` make a public
 random draw (its number, then a commitment to 32 random bytes, then the bytes).
-`choice` opens the signer's committed simultaneous choice once every asked seat committed."""
+`choice` opens the signer's committed simultaneous choice once every asked seat committed.
+`broken`, empty: the signer found the deck tampered with (a card unmasked to no card of its
+round, or to one found at another position); every seat then publishes its `secrets` at once."""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -45,7 +45,7 @@ from protocol.sealed.canonical import canonical
 from protocol.sealed.cards import CardBook
 from protocol.sealed.deck import SealedRound
 from protocol.sealed.draws import Draws, draw_commitment
-from protocol.sealed.errors import Caught
+from protocol.sealed.errors import Caught, DeckTampered
 from protocol.sealed.group import (
     SCALAR_BYTES,
     BadElement,
@@ -286,6 +286,13 @@ class SeatDriver:
         self._opened_draws: set[int] = set()
         self._signed: dict[tuple[object, ...], tuple[bytes, bytes]] = {}
         """This seat's own steps, by slot, as it signed them: bytes and signature."""
+        self.tampered: str | None = None
+        """Why this seat found the deck tampered with (an element unmasked to no card of its
+        round, or to a card found at another position), if it did: its game then stops and
+        every seat publishes its secrets, so that the audit names who did it."""
+
+    def _found(self, exc: DeckTampered) -> None:
+        self.tampered = self.tampered or str(exc)
 
     def hello(self) -> SealKey:
         """The seat's signing key, sent to the host once, before the first round."""
@@ -478,7 +485,10 @@ class SeatDriver:
                     step.seat, "wrong_scalar", f"passed position {p}: fails its commitment"
                 )
             mine.learnt[p] = y
-            mine.hand[p] = r.open_for(keeper, p, y)
+            try:
+                mine.hand[p] = r.open_for(keeper, p, y)
+            except DeckTampered as exc:
+                self._found(exc)
 
     def _on_reveal(self, msg: SealReveal) -> list[SealMessage]:
         mine = self._sealed_round(msg.round)
@@ -570,7 +580,10 @@ class SeatDriver:
             self._open_mine(mine)
             return []
         if step.kind == "reveal":
-            _reveal_ready(r, [p for p, _ in step.body["scalars"]], mine.revealed, mine.hand)
+            try:
+                _reveal_ready(r, [p for p, _ in step.body["scalars"]], mine.revealed, mine.hand)
+            except DeckTampered as exc:
+                self._found(exc)
             return []
         if step.kind == "pass_key":
             held = [p for p in step.body["positions"] if mine.moves.keepers.get(p) == self.seat]
@@ -598,7 +611,10 @@ class SeatDriver:
             if owner != self.seat or p in mine.hand:
                 continue
             if all(p in r.scalars.get(x, {}) for x in others):
-                mine.hand[p] = r.open_for(self.seat, p, s.rekeys[p])
+                try:
+                    mine.hand[p] = r.open_for(self.seat, p, s.rekeys[p])
+                except DeckTampered as exc:
+                    self._found(exc)
 
 
 class RelayDriver:
@@ -615,6 +631,10 @@ class RelayDriver:
         self._slots: set[tuple[object, ...]] = set()
         self.draws = Draws()
         """The table's public random draws (`asked` is set by the host's game)."""
+        self.tampered: str | None = None
+        """Why a card revealed to everyone showed the deck tampered with, if one did. The step
+        is relayed all the same: every seat finds it too, and the seats, not the relay, say so
+        (`broken`)."""
 
     @property
     def round_no(self) -> int | None:
@@ -769,5 +789,8 @@ class RelayDriver:
         if step.kind == "pass":
             kept.moves.done(step, kept.owners)
         if step.kind == "reveal":
-            _reveal_ready(r, [p for p, _ in step.body["scalars"]], kept.revealed, {})
+            try:
+                _reveal_ready(r, [p for p, _ in step.body["scalars"]], kept.revealed, {})
+            except DeckTampered as exc:
+                self.tampered = self.tampered or str(exc)
         return [(s, msg) for s in r.seats]

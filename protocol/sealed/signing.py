@@ -43,6 +43,7 @@ KINDS = (
     "draw_open",
     "move",
     "choice",
+    "broken",
 )
 
 

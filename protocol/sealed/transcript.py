@@ -28,10 +28,14 @@ class Transcript:
     table: bytes
     steps: list[SignedStep] = field(default_factory=list)
     digest: bytes = b""
+    earlier: set[bytes] = field(default_factory=set)
+    """Every digest the chain had: a game stopped early (a broken deck) has its seats publish
+    their digests at different steps, each one a digest some step of this chain had."""
 
     def __post_init__(self) -> None:
         if not self.digest:
             self.digest = hashlib.sha256(DIGEST_LABEL + self.table).digest()
+        self.earlier.add(self.digest)
 
     def add(self, signed: SignedStep) -> None:
         """Record a step whose signature was already checked."""
@@ -45,6 +49,7 @@ class Transcript:
 
     def _chain(self, data: bytes) -> None:
         self.digest = hashlib.sha256(self.digest + len(data).to_bytes(4, "big") + data).digest()
+        self.earlier.add(self.digest)
 
 
 def compare(transcripts: Mapping[int, Transcript], relay: int) -> Finding | None:

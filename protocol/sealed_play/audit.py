@@ -12,7 +12,7 @@ replay takes with it what the draw took (a turtle's steal).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from netcards.errors import GameError
@@ -48,17 +48,23 @@ def audit_game(
     outcome: Mapping[str, Any] | None,
     draws: Draws | None = None,
     openings: Sequence[choices.Opened] = (),
+    claims: Collection[int] = (),
+    earlier: Collection[bytes] = (),
 ) -> Finding | None:
     """`draws`: the public random draws made (a title with draws); `openings`: the choice
     openings relayed, in order (a title with simultaneous choices), replayed between the moves
-    when the engine asks for them."""
+    when the engine asks for them; `claims`: the seats that said the deck was tampered with
+    (`broken`), which stopped the game before its end: each seat published its digest when it
+    stopped, so a digest need only be one this program's chain had (`earlier`: every one it
+    had). If every round and move checks out, the deck was whole: the first of the seats that
+    said so (by seat) raised a false alarm and is named."""
     values: list[bytes] = []
     if draws is not None:
         values, caught = replay_draws(draws.seats, draws.commitments, draws.nonces)
         if caught is not None:
             return caught.finding
     for seat, digest in sorted(digests.items()):
-        if digest != own_digest:
+        if digest != own_digest and not (claims and digest in earlier):
             return Finding(HOST, "equivocated", f"seat {seat + 1} was shown other steps")
     truth = Knowledge()
     for number, r in sorted(rounds.items()):
@@ -72,7 +78,14 @@ def audit_game(
         truth.cards.update(
             (slot_base(engine, number, rounds) + p, c) for p, c in enumerate(cards) if c is not None
         )
-    return _replay(engine, config, public_seed, truth, actions, outcome, values, list(openings))
+    finding = _replay(
+        engine, config, public_seed, truth, actions, outcome, values, list(openings), bool(claims)
+    )
+    if claims and finding is None:
+        return Finding(
+            min(claims), "false_alarm", "said the deck was tampered with; every step was sound"
+        )
+    return finding
 
 
 def slot_base(engine: SealedGame, number: int, rounds: Mapping[int, SealedRound]) -> int:
@@ -89,7 +102,9 @@ def _replay(
     outcome: Mapping[str, Any] | None,
     values: Sequence[bytes],
     openings: list[choices.Opened],
+    stopped: bool,
 ) -> Finding | None:
+    """`stopped`: the game stopped before its end (a broken deck), so it has no results."""
     state = engine.setup(config, public_seed)
     made = iter(values)
 
@@ -145,6 +160,8 @@ def _replay(
     if finding is not None:
         return finding
     replayed = engine.outcome(state)
+    if stopped and replayed is None:
+        return None
     if replayed is None or (outcome is not None and replayed.to_data() != dict(outcome)):
         return Finding(HOST, "wrong_result", "the results are not what the moves make")
     return None

@@ -9,7 +9,8 @@ the seats it hosts as bots answer in memory (`SeatDriver`s the host runs), the o
 their links. A move is taken only when no step is pending (`StepPending` otherwise), and a card
 played only once its owner's `reveal` step has shown it to everyone, and only as that card: a
 seat that claims another is named (`false_claim`). Every accepted move goes to every seat as
-`seal_acted`. At the end every seat's `secrets` step is relayed to all, and the host audits too.
+`seal_acted`. At the end every seat's `secrets` step is relayed to all, and the host audits too;
+so it is at once when a seat says the deck was tampered with (`broken`): the game stops there.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from netcards.action import Action
-from netcards.errors import NotYourTurn, StepPending
+from netcards.errors import GameError, NotYourTurn, StepPending
 from netcards.game import TableConfig
 from netcards.sealed_game import SealedGame, to_show
 from protocol.sealed.errors import Caught, Finding
@@ -32,7 +33,7 @@ from protocol.sealed.signing import verify
 from protocol.sealed_play import choices
 from protocol.sealed_play.audit import audit_game, describe
 from protocol.sealed_play.progress import HOST, GameMirror, face_up, where
-from protocol.sealed_play.seat import secrets_body, secrets_of
+from protocol.sealed_play.seat import BROKEN, secrets_body, secrets_of
 
 BotChoice = Callable[[int, dict[str, Any], list[Action]], Action]
 """How the host's bot for a seat chooses: (seat, its view, its legal sealed actions)."""
@@ -64,6 +65,10 @@ class SealedHost:
         """Every choice opening relayed, in order (the audit replays them between the moves)."""
         self.secrets: dict[int, list[SeatSecrets]] = {}
         self.digests: dict[int, bytes] = {}
+        self.claims: set[int] = set()
+        """The seats that said the deck was tampered with (`broken`): the game stops, every
+        seat publishes its secrets, and the audit names who tampered (or, if nobody did, the
+        first of them, for a false alarm)."""
         self.started = False
         self.finding: Finding | None = None
         self.verdict: str | None = None
@@ -123,6 +128,8 @@ class SealedHost:
             out = self.relay.receive(sender, msg)
         elif isinstance(msg, SealStep) and msg.kind == "secrets":
             out = self._secrets(sender, msg)
+        elif isinstance(msg, SealStep) and msg.kind == BROKEN:
+            out = self._broken(sender, msg)
         elif isinstance(msg, SealStep) and msg.kind == choices.CHOICE:
             out = self._choice(sender, msg)
         elif isinstance(msg, SealAct):
@@ -143,6 +150,8 @@ class SealedHost:
 
     def _act(self, seat: int, msg: SealAct) -> list[Outgoing]:
         engine, state = self.engine, self.state
+        if self.claims:
+            raise GameError("the deck was found tampered with: the game stops for the audit")
         state.ledger.check_ready()
         expected = moves_of(self.actions, seat) + 1
         if msg.number != expected:
@@ -175,7 +184,7 @@ class SealedHost:
     def _secrets(self, sender: int, msg: SealStep) -> list[Outgoing]:
         if msg.seat != sender:
             raise Caught(sender, "impersonated", f"sent secrets signed as seat {msg.seat}")
-        if self.outcome is None:
+        if self.outcome is None and not self.claims:
             raise Caught(sender, "out_of_turn", "secrets before the game is scored")
         if sender in self.secrets:
             raise Caught(sender, "replayed", "its secrets a second time")
@@ -184,6 +193,20 @@ class SealedHost:
         self.digests[sender] = step.body["digest"]
         if set(self.secrets) == set(self.seats):
             self._audit()
+        return [(s, msg) for s in self.seats]
+
+    def _broken(self, sender: int, msg: SealStep) -> list[Outgoing]:
+        """A seat says the deck was tampered with: relayed to every seat, each of which then
+        publishes its secrets (the host's bots too, in `drive`). Said once per seat, before the
+        game is scored (the end's audit finds anything then)."""
+        if msg.seat != sender:
+            raise Caught(sender, "impersonated", f"sent a broken step signed as seat {msg.seat}")
+        if self.outcome is not None:
+            raise Caught(sender, "out_of_turn", "a broken deck said after the game was scored")
+        if sender in self.claims:
+            raise Caught(sender, "replayed", "said the deck was broken a second time")
+        verify(msg.signed(self.relay.table), self.relay.keys, sender)
+        self.claims.add(sender)
         return [(s, msg) for s in self.seats]
 
     def _choice(self, sender: int, msg: SealStep) -> list[Outgoing]:
@@ -224,6 +247,8 @@ class SealedHost:
             None if outcome is None else outcome.to_data(),
             self.relay.draws,
             self.openings,
+            self.claims,
+            self.relay.transcript.earlier,
         )
         self.verdict = describe(self.finding)
 
@@ -241,8 +266,8 @@ class SealedHost:
                 continue
             if isinstance(msg, SealActed):
                 continue  # the host's own engine applied it
-            if isinstance(msg, SealStep) and msg.kind == "secrets":
-                continue
+            if isinstance(msg, SealStep) and msg.kind in ("secrets", BROKEN):
+                continue  # the host keeps them; a bot answers a broken deck in `_drive`
             if isinstance(msg, SealStep) and msg.kind == choices.CHOICE:
                 # The host's engine applied it; the bot's transcript records it like every seat's.
                 assert driver.transcript is not None
@@ -313,22 +338,33 @@ class SealedHost:
         remote = self._deliver(out)
         if not self.started:
             return remote
-        while True:
+        while not self.claims:
             self._catch_up()
             issued = self._issue() or self._bot_openings()
             if issued:
                 remote += self._deliver(issued)
+                remote += self._bots_claim()
                 continue
             moved = self._bot_move()
             if moved is None:
                 break
             remote += self._deliver(moved)
-        if self.outcome is not None:
+            remote += self._bots_claim()
+        remote += self._bots_claim()
+        if self.outcome is not None or self.claims:
             for seat, driver in self.bots.items():
                 if seat not in self.secrets:
                     step = driver.sign("secrets", secrets_body(driver), 0)
                     remote += self._deliver(self._secrets(seat, step))
         return remote
+
+    def _bots_claim(self) -> list[Outgoing]:
+        """A bot of the host's that found the deck tampered with says so, as a seat would."""
+        out: list[Outgoing] = []
+        for seat, driver in self.bots.items():
+            if driver.tampered is not None and seat not in self.claims and self.outcome is None:
+                out += self._deliver(self._broken(seat, driver.sign(BROKEN, {}, 0)))
+        return out
 
     def _bot_move(self) -> list[Outgoing] | None:
         engine, state = self.engine, self.state

@@ -30,6 +30,9 @@ from protocol.sealed_play.audit import audit_game, describe
 from protocol.sealed_play.progress import HOST, GameMirror, face_up, where
 from protocol.sealed_play.told import Told
 
+BROKEN = "broken"
+"""The step of a seat that found the deck tampered with (docs/sealed.md, section 3)."""
+
 
 def secrets_body(driver: SeatDriver) -> dict[str, Any]:
     """A seat's `secrets` step body: its digest, then its secrets of every round in order."""
@@ -78,6 +81,9 @@ class SealedSeat:
         """The choice steps this seat has sent its opening of."""
         self.secrets: dict[int, list[SeatSecrets]] = {}
         self.digests: dict[int, bytes] = {}
+        self.claims: set[int] = set()
+        """The seats that said the deck was tampered with (`broken`), as the host relayed it:
+        the game stops and every seat publishes its secrets for the audit."""
         self._published = False
         self._moves_sent: dict[int, tuple[bytes, bytes]] = {}
         """This seat's moves as it signed them (the move's signed bytes, the signature), by
@@ -108,8 +114,16 @@ class SealedSeat:
         return self.engine.view(self.state, self.seat, self.mirror.knowledge)
 
     def legal_actions(self) -> list[Action]:
-        """This seat's moves now (sealed actions), none while a step is still to be done."""
+        """This seat's moves now (sealed actions), none while a step is still to be done, nor
+        once the deck was found tampered with."""
+        if self.broken:
+            return []
         return self.engine.legal_actions(self.state, self.seat, self.mirror.knowledge)
+
+    @property
+    def broken(self) -> bool:
+        """The deck was found tampered with, by this seat or another: the game stops here."""
+        return bool(self.claims) or self.driver.tampered is not None
 
     def _nonce(self, size: int) -> bytes:
         """The nonce of this seat's commitment in the choice step under way: one per step and
@@ -152,9 +166,16 @@ class SealedSeat:
         elif isinstance(msg, SealStep) and msg.kind == choices.CHOICE:
             self._choice(msg)
             out = []
+        elif isinstance(msg, SealStep) and msg.kind == BROKEN:
+            self._broken(msg)
+            out = []
         else:
             self.mirror.check_asked(msg)
             out = self.driver.receive(msg)
+        if self.broken:
+            out += self._stop()
+            self.told.keep(told)
+            return out
         self._catch_up()
         due = self.mirror.draw_due
         if due is not None:
@@ -169,6 +190,30 @@ class SealedSeat:
             out.append(self.driver.sign("secrets", secrets_body(self.driver), 0))
         self.told.keep(told)
         return out
+
+    def _stop(self) -> list[SealMessage]:
+        """The deck was found tampered with: this seat says so if it found it itself, and
+        publishes its secrets, once each; nothing else goes on."""
+        out: list[SealMessage] = []
+        if self.driver.tampered is not None and not self._said_broken:
+            self._said_broken = True
+            out.append(self.driver.sign(BROKEN, {}, 0))
+        if not self._published:
+            self._published = True
+            out.append(self.driver.sign("secrets", secrets_body(self.driver), 0))
+        return out
+
+    _said_broken = False
+
+    def _broken(self, msg: SealStep) -> None:
+        """Another seat (or this one, relayed back) says the deck was tampered with."""
+        assert self.driver.table is not None
+        step = verify(msg.signed(self.driver.table), self.driver.keys, HOST)
+        if self.engine.outcome(self.state) is not None:
+            raise Caught(HOST, "out_of_turn", "relayed a broken deck after the game was scored")
+        if step.seat in self.claims:
+            raise Caught(HOST, "replayed", f"seat {step.seat}'s broken step a second time")
+        self.claims.add(step.seat)
 
     def _catch_up(self) -> None:
         def own(seat: int, number: int, p: int) -> int | None:
@@ -232,6 +277,8 @@ class SealedSeat:
     def _secrets(self, msg: SealStep) -> None:
         assert self.driver.table is not None
         step = verify(msg.signed(self.driver.table), self.driver.keys, HOST)
+        if self.engine.outcome(self.state) is None and not self.claims:
+            raise Caught(HOST, "out_of_turn", f"relayed seat {step.seat}'s secrets mid-game")
         if step.seat in self.secrets:
             raise Caught(HOST, "replayed", f"seat {step.seat}'s secrets a second time")
         self.secrets[step.seat] = secrets_of(step.body)
@@ -254,5 +301,7 @@ class SealedSeat:
             None if outcome is None else outcome.to_data(),
             self.driver.draws,
             self.openings,
+            self.claims,
+            self.driver.transcript.earlier,
         )
         self.verdict = describe(self.finding)

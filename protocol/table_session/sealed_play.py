@@ -214,12 +214,32 @@ class SealedPlay(SessionCore):
                 if member.joined:
                     self._send(member, self._results[0])
             self._log("the sealed game is over: its audit follows")
+        if host.claims and not self._sealed_broken_told:
+            self._sealed_broken_told = True
+            names = ", ".join(f"seat {s + 1}" for s in sorted(host.claims))
+            self._log(f"{names} found the deck tampered with: every seat publishes its secrets")
+        if host.verdict is not None and host.claims and not self._sealed_done:
+            self._sealed_done = True
+            self._log(f"the deck was found tampered with; the host's audit: {host.verdict}")
+            finding = host.finding
+            if finding is not None and 0 <= finding.seat < len(table.seats):
+                name = table.seats[finding.seat].name
+                self._notice(
+                    "cheated",
+                    seat=finding.seat,
+                    name=name,
+                    kind=finding.kind,
+                    detail=finding.detail,
+                )
+            table.phase = "over"
+            self._out.append(Finished())
         if host.verdict is not None and table.phase == "over" and not self._sealed_done:
             self._sealed_done = True
             self._log(f"the host's audit: {host.verdict}")
             self._out.append(Finished())
 
     _sealed_done: bool = False
+    _sealed_broken_told: bool = False
 
     def _sealed_send(self, out: list[Outgoing]) -> None:
         assert self.sealed_memory is not None

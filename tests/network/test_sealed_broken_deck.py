@@ -1,0 +1,46 @@
+"""A player's program that tampers with its shuffle at a sealed table over real loopback
+sockets: the deck is found broken as soon as the hands are opened, the game stops, every seat
+(the host's bot too) publishes its secrets, and every program names the cheat."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from protocol.sealed.group import mul
+from protocol.sealed.messages import SealMessage, SealStep
+from protocol.sealed.round_driver import SeatDriver
+from tests.network.test_sealed_table import sealed_game
+
+CHEAT = 0
+
+
+async def test_a_player_that_tampers_with_its_shuffle_is_named_by_every_program(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    honest_turn = SeatDriver._my_turn
+
+    def doubling(self: SeatDriver, number: int) -> list[SealMessage]:
+        """Seat 0's program doubles every element of its mask step: no card of the deck."""
+        out = honest_turn(self, number)
+        if self.seat != CHEAT:
+            return out
+        return [
+            self.sign("mask", {"elements": [mul(x, 2) for x in m.body["elements"]]}, number)
+            if isinstance(m, SealStep) and m.kind == "mask"
+            else m
+            for m in out
+        ]
+
+    monkeypatch.setattr(SeatDriver, "_my_turn", doubling)
+    table, server, clients = await sealed_game(tmp_path, 3, bots=[2], within=60)
+    named = f"deal NOT verified: seat {CHEAT + 1}:"
+    for c in clients:
+        assert c.sealed_verdict is not None and c.sealed_verdict.startswith(named)
+        assert c.sealed is not None and c.sealed.broken and c.sealed.actions == []
+    host = server.session.sealed_host
+    assert host is not None and host.claims and host.actions == []
+    assert host.finding is not None and host.finding.seat == CHEAT
+    assert set(host.secrets) == {0, 1, 2}  # the host's bot published its secrets too
+    assert table.phase == "over"

@@ -1,0 +1,101 @@
+"""A deck tampered with while it was sealed, found in the middle of a game: the seat that finds
+it says so (`broken`), every seat publishes its secrets at once, and every honest program's
+audit names who tampered. A seat that says so of a whole deck is named for the false alarm, and
+secrets published mid-game with nobody having said so are refused."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from protocol.sealed.errors import Caught
+from protocol.sealed.group import mul
+from protocol.sealed.messages import SealMessage, SealStep
+from protocol.sealed_play.progress import HOST
+from protocol.sealed_play.seat import BROKEN, SealedSeat, secrets_body
+from tests.protocol.test_sealed_game_wire import Table, wire
+
+
+def doubling_masks(seat: SealedSeat) -> None:
+    """Seat's program publishes every element of its mask steps times 2 (signed as its own):
+    an element of no card of the deck, at every position."""
+    receive = seat.receive
+
+    def tampering(msg: SealMessage) -> list[SealMessage]:
+        out = []
+        for reply in receive(msg):
+            if isinstance(reply, SealStep) and reply.kind == "mask":
+                doubled = [mul(x, 2) for x in reply.body["elements"]]
+                out.append(seat.driver.sign("mask", {"elements": doubled}, reply.round))
+            else:
+                out.append(reply)
+        return out
+
+    seat.receive = tampering  # type: ignore[method-assign]
+
+
+def verdicts(table: Table) -> list[str | None]:
+    return [table.host.verdict] + [seat.verdict for seat in table.seats.values()]
+
+
+@pytest.mark.parametrize(("players", "humans", "cheat"), [(3, [0, 1], 1), (2, [0, 1], 0)])
+def test_a_seat_that_tampers_with_its_shuffle_is_named_by_every_program_mid_game(
+    players: int, humans: Sequence[int], cheat: int
+) -> None:
+    table = Table(players, humans)
+    doubling_masks(table.seats[cheat])
+    table.start()
+    # Every seat found its hand unmasked to no card: the game stopped before its first move.
+    assert table.host.claims and table.host.actions == []
+    assert all(seat.broken and seat.legal_actions() == [] for seat in table.seats.values())
+    # Every seat, the host's bots too, published its secrets, and every audit names the seat.
+    assert set(table.host.secrets) == set(range(players))
+    for finding in [table.host.finding] + [s.finding for s in table.seats.values()]:
+        assert finding is not None and finding.seat == cheat
+        assert finding.kind not in ("false_alarm", "equivocated")
+    assert all(v and v.startswith(f"deal NOT verified: seat {cheat + 1}:") for v in verdicts(table))
+
+
+def test_a_seat_that_says_a_whole_deck_was_tampered_with_is_named_for_a_false_alarm() -> None:
+    table = Table(3, [0, 1])
+    table.start()
+    for _ in range(4):
+        s = next(s for s, seat in table.seats.items() if seat.legal_actions())
+        table.send(s, table.seats[s].act(table.rng.choice(table.seats[s].legal_actions())))
+    liar = table.seats[1]
+    liar._said_broken = liar._published = True  # a modified program says it on its own
+    secrets = liar.driver.sign("secrets", secrets_body(liar.driver), 0)
+    table.send(1, [liar.driver.sign(BROKEN, {}, 0), secrets])
+    assert table.host.claims == {1}
+    for finding in [table.host.finding] + [s.finding for s in table.seats.values()]:
+        assert finding is not None and (finding.seat, finding.kind) == (1, "false_alarm")
+
+
+def test_secrets_mid_game_that_nobody_called_for_are_refused() -> None:
+    table = Table(2, [0, 1])
+    table.start()
+    seat = table.seats[1]
+    early = seat.driver.sign("secrets", secrets_body(seat.driver), 0)
+    with pytest.raises(Caught) as caught:
+        table.host.receive(1, wire(early))
+    assert (caught.value.seat, caught.value.kind) == (1, "out_of_turn")
+    # ... and a host that relays them so is named by the seat that gets them.
+    with pytest.raises(Caught) as caught:
+        table.seats[0].receive(wire(early))
+    assert (caught.value.seat, caught.value.kind) == (HOST, "out_of_turn")
+    assert table.seats[0].secrets == {}
+
+
+def test_a_seat_says_a_broken_deck_once_and_not_after_the_game() -> None:
+    table = Table(2, [0, 1])
+    table.start()
+    seat = table.seats[1]
+    claim = seat.driver.sign(BROKEN, {}, 0)
+    table.host.receive(1, wire(claim))
+    with pytest.raises(Caught) as caught:
+        table.host.receive(1, wire(claim))
+    assert (caught.value.seat, caught.value.kind) == (1, "replayed")
+    with pytest.raises(Caught) as caught:
+        table.host.receive(0, wire(claim))  # seat 0's link sending seat 1's word
+    assert (caught.value.seat, caught.value.kind) == (0, "impersonated")
