@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,10 @@ HOST_SEAT = 2
 
 OURS = r"the deal was made again 1 time\(s\) after our seed part had been revealed"
 THEIRS = r"the deal was made again 1 time\(s\) after the players' seed parts had been published"
+SECOND_ROUND_PLEDGE_TIMEOUT = 2.0
+"""Seconds the round dealt again waits for pledges. The first round gives the bot processes
+a generous 20 s to pledge; in the second one a player that already revealed its part pledges
+nothing (its notes say it is the round it was in), so the host only waits out this time."""
 
 
 class RedealSession(TableSession):
@@ -63,6 +68,9 @@ class RedealSession(TableSession):
         elif trick == "bad_token":  # quietly forget every seat and deal again to the newcomers
             self._cancel_timer(DEAL_TIMER)
             self.round = None
+            # The newcomers take the round made again for the one they were in and pledge
+            # nothing in it: all it waits for is its pledge time, which need not be long.
+            self.settings = replace(self.settings, pledge_timeout=SECOND_ROUND_PLEDGE_TIMEOUT)
             for member in list(self.members.values()):
                 if member.seat is not None and member.joined:
                     self.table.disconnect(member.seat)
@@ -164,11 +172,8 @@ async def test_a_player_restarted_between_its_reveal_and_the_start_remembers_it(
     """Ann reveals her part and her program dies before the game starts (Rae, a raw client, holds
     her part back until then). The host has seen Ann's part; whatever it deals next is a deal
     made again, and the restarted Ann, reading her notes, says so."""
-    server = TableHost(
-        fresh_table(),
-        IdentityKey.generate(os.urandom),
-        settings=HostSettings(pledge_timeout=20, contribute_timeout=20, grace=1),
-    )
+    settings = HostSettings(pledge_timeout=20, contribute_timeout=20, grace=1)
+    server = TableHost(fresh_table(), IdentityKey.generate(os.urandom), settings=settings)
     port = await server.start()
     address = f"127.0.0.1:{port}"
     rae = await connect(port)
@@ -188,6 +193,7 @@ async def test_a_player_restarted_between_its_reveal_and_the_start_remembers_it(
         await asyncio.to_thread(
             wait_for, lambda: len(round_.parts) == 1, 60, "Ann's part to reach the host"
         )
+        settings.pledge_timeout = SECOND_ROUND_PLEDGE_TIMEOUT  # read when the next round opens
         ann.kill()  # her part is out, the game has not started
         notes = SeatTokens(data_dir() / "seats").load_deal(address, "Ann")
         assert notes is not None and notes["revealed"], "written before the part was sent"

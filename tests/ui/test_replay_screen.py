@@ -168,7 +168,11 @@ async def test_next_stage_in_an_auf_achse_replay_goes_to_the_next_stage_not_roun
         await pilot.press("left_square_bracket")
         assert (screen.client.view["stage"], screen.client.view["round"]) == (2, 1)
         later = next(i for i, s in enumerate(steps) if s.view["stage"] > 1 and s.view["round"] > 1)
-        await pilot.press("home", *["n"] * later)
+        # Into that stage's middle: to its start with ], then a move at a time (n).
+        await pilot.press("home", "right_square_bracket")
+        assert screen.step_index <= later
+        await pilot.press(*["n"] * (later - screen.step_index))
+        assert screen.step_index == later
         stage = screen.client.view["stage"]
         await pilot.press("left_square_bracket")
         view = screen.client.view
