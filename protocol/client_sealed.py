@@ -18,7 +18,9 @@ All of the seat's randomness comes from one seed per game (`protocol/sealed/seed
 written to `seed_file` before the signing key is sent. A player who comes back (a dropped link,
 a restarted program) is sent its seat's whole sealed history: the client rebuilds its seat from
 the seed and replays it, and only then plays. Without the seed it cannot take the seat back,
-and says so.
+and says so. What the host told the seat is kept beside the seed (`SealedSeedFile.told`), one
+line per message taken, and a restarted program reads it back before it replays the history:
+a history that goes otherwise than the game did names the host (`protocol/sealed_play/told.py`).
 """
 
 from __future__ import annotations
@@ -104,6 +106,7 @@ class SealedClient:
             return
         back, self._sealed_back = self._sealed_back, False
         seed = self._kept_seed(start)
+        kept = seed is not None
         if seed is None:
             if back:
                 self._sealed_catching_up = 0
@@ -121,6 +124,8 @@ class SealedClient:
         if previous is not None and (previous.seat, previous.public_seed) == (start.seat, public):
             # Back at the game we were playing: the host is held to what it told us then.
             self.sealed.remember(previous)
+        elif kept:
+            self._recall_told(start)
         self.sealed_verdict = None
         self.log, self._sealed_logged = [], 0  # a seat rebuilt replays the game from its start
         # Nor is a move of ours still on its way: one the host took comes back in the history
@@ -158,7 +163,28 @@ class SealedClient:
             # Without it a dropped player cannot come back; the game itself goes on.
             with contextlib.suppress(OSError):
                 self.seed_file.save(self._seed_note)
+            with contextlib.suppress(OSError):
+                self.seed_file.told.begin(_seed_note(start))
         return seed
+
+    def _recall_told(self, start: Start) -> None:
+        """A program started again at the game its kept seed is for: what the host told the seat
+        before, so that the history it sends now is held to it (none kept: kept from now on)."""
+        seat = self.sealed
+        if self.seed_file is None or seat is None:
+            return
+        with contextlib.suppress(OSError):
+            places = self.seed_file.told.load(_seed_note(start))
+            if places is None:
+                self.seed_file.told.begin(_seed_note(start))
+            else:
+                seat.told.places.update(places)
+
+    def _keep_told(self, seat: SealedSeat) -> None:
+        lines = seat.told.fresh_lines()
+        if self.seed_file is not None:
+            with contextlib.suppress(OSError):
+                self.seed_file.told.append(lines)
 
     def _forget_seed(self) -> None:
         self._seed_note = None
@@ -173,6 +199,7 @@ class SealedClient:
         try:
             msg = decode(message.message)
             replies = seat.receive(msg)
+            self._keep_told(seat)  # on the disk before anything is answered
         except RemoteProtocolError as exc:
             await self._caught(f"the host: malformed ({exc.text})")
             return

@@ -10,7 +10,9 @@ leaves the notes; they go only once the deal has been checked (`forget_deal`). A
 says which of the seat's moves in that game were the program's own (`OwnMoves.to_data`), so
 that a restarted program's log tells them from those a bot made for the player; it goes with
 the deal notes. A fourth holds the seed of the seat's sealed game (`SealedSeedFile`): its
-secrets, without which nobody can take a sealed seat back. All are readable by the user alone.
+secrets, without which nobody can take a sealed seat back, and beside it what the host told
+that seat (`ToldFile`), so that a restarted program holds the host to it. All are readable by
+the user alone.
 A restarted program then holds the host to
 the same deal instead of believing whatever it is told next.
 
@@ -22,6 +24,7 @@ it ends, so a crashed program's seat is free for the next one at once.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -29,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from protocol.address import format_address, parse_address
+from protocol.sealed_play import told
 
 try:
     import fcntl
@@ -165,10 +169,12 @@ class SealedSeedFile:
     Keeping the seed is keeping the seat's secrets: whoever reads it can sign as that seat and
     unmask its cards for that game. So it is readable by the user alone, and whole on disk (or
     not there at all) before the seat's signing key is sent. It goes once the game is checked
-    (its secrets are then published anyway), or the next sealed game's seed takes its place."""
+    (its secrets are then published anyway), or the next sealed game's seed takes its place.
+    What the host told the seat goes with it (`told`)."""
 
     def __init__(self, tokens: SeatTokens, path: Path) -> None:
         self._tokens, self.path = tokens, path
+        self.told = ToldFile(path.with_suffix(".told"))
 
     def load(self) -> dict[str, Any] | None:
         try:
@@ -182,6 +188,63 @@ class SealedSeedFile:
         self._tokens._write(fresh, data, sync=True)
         os.replace(fresh, self.path)
         _sync_folder(self.path.parent)
+
+    def forget(self) -> None:
+        self.path.unlink(missing_ok=True)
+        self.told.forget()
+
+
+class ToldFile:
+    """What the host told a sealed seat, by place (`protocol/sealed_play/told.py`), for the
+    game its seed is for: a program restarted during that game reads it back before it replays
+    the history, so that a history that says otherwise names the host.
+
+    A line per new place, appended as each message is taken and never synced: a killed program
+    loses nothing the system holds, a machine that loses power may lose the last lines (a rewind
+    to before them then goes unnoticed). It holds no secret and no card, only digests of what
+    the host said, but it is the user's alone as the seed is."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def begin(self, game: dict[str, Any]) -> None:
+        """A record for `game`, empty, in place of any other."""
+        fresh = self.path.with_suffix(".told-new")
+        fd = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            os.write(fd, told.header(game))
+        finally:
+            os.close(fd)
+        os.replace(fresh, self.path)
+
+    def load(self, game: dict[str, Any]) -> dict[tuple[object, ...], bytes] | None:
+        """The places kept for `game`, or None (no file, or a file of another game). A line cut
+        short at its end is cut off, so that the next line appended starts a line of its own."""
+        try:
+            data = self.path.read_bytes()
+        except OSError:
+            return None
+        found = told.read(data, game)
+        if found is None:
+            return None
+        places, whole = found
+        if whole < len(data):
+            with contextlib.suppress(OSError):  # else the next line appended is lost with it
+                os.truncate(self.path, whole)
+        return places
+
+    def append(self, lines: bytes) -> None:
+        """Lines to the record begun (`begin`, `load`): none, when there is no record."""
+        if not lines:
+            return
+        try:
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+        except FileNotFoundError:
+            return
+        try:
+            os.write(fd, lines)
+        finally:
+            os.close(fd)
 
     def forget(self) -> None:
         self.path.unlink(missing_ok=True)

@@ -239,6 +239,8 @@ async def test_a_dropped_player_takes_its_seat_back_and_the_game_is_verified(
         await until(lambda: not server.table.seats[seat].connected)
         assert server.session.sealed_host is not None
         assert title.left_open(server.session.sealed_host, [seat])
+        told = bob.tokens.sealed_seed(bob.client.address, "B").told.path
+        assert len(told.read_bytes().splitlines()) > 5, "what the host told the seat is kept"
         bob = Player(tmp_path, server.port, "B", token=token)  # the program started again
         everyone = [ann, bob]
         await finish(everyone, rng)
@@ -249,9 +251,9 @@ async def test_a_dropped_player_takes_its_seat_back_and_the_game_is_verified(
     assert server.session.sealed_host is not None
     assert server.session.sealed_host.verdict == "deal verified"
     assert not [r for r in ann.refused + bob.refused if r.code == "cheated"]
-    assert not bob.tokens.sealed_seed(bob.client.address, "B").path.exists(), (
-        "the seed of a checked game is gone"
-    )
+    kept = bob.tokens.sealed_seed(bob.client.address, "B")
+    assert not kept.path.exists(), "the seed of a checked game is gone"
+    assert not kept.told.path.exists(), "and what its host told the seat"
 
 
 async def test_the_seed_file_is_the_users_alone_holds_no_card_and_without_it_the_seat_waits(
@@ -361,6 +363,51 @@ async def test_a_host_that_alters_a_step_of_the_history_it_sends_back_is_named(
     verdict = again.client.sealed_verdict
     assert verdict is not None and verdict.startswith("deal NOT verified: the host: forged")
     assert again.client.verdict is not None and len(again.client.verdict.problems) == 1
+
+
+async def test_a_restarted_player_sent_a_history_its_host_rewound_names_the_host(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """The player's program is closed in the middle of the game and started again: it has only
+    its seat folder. The host sends back a history in which one of its bot's steps says
+    otherwise, signed again with the bot's key (docs/sealed.md, section 8, "Rewinding"): the
+    program read back what its seat was told before it was closed, and names the host."""
+    server = await open_table(tmp_path)
+
+    def rewound(self: SealedMemory, seat: int) -> list[SealMessage]:
+        out = real(self, seat)
+        host = server.session.sealed_host
+        assert host is not None
+        for i, msg in enumerate(out):
+            if isinstance(msg, SealStep) and msg.kind == "mask" and msg.seat == BOT:
+                elements = list(msg.body["elements"])
+                elements[0], elements[1] = elements[1], elements[0]
+                body = {**msg.body, "elements": elements}
+                out[i] = host.bots[BOT].sign(msg.kind, body, msg.round)
+                break
+        else:
+            raise AssertionError("the bot's mask step is not in the history")
+        return out
+
+    real = SealedMemory.history
+    ann, bob = Player(tmp_path, server.port, "A"), Player(tmp_path, server.port, "B")
+    rng = random.Random(19)
+    try:
+        await asyncio.wait_for(
+            asyncio.gather(*(p.play(rng, lambda: moves(server) >= 2) for p in (ann, bob))), 120
+        )
+        token, seat = bob.client.token, bob.client.seat
+        told = bob.tokens.sealed_seed(bob.client.address, "B").told.path
+        assert stat.S_IMODE(told.stat().st_mode) == 0o600
+        bob.crash()
+        await until(lambda: seat is not None and not server.table.seats[seat].connected)
+        monkeypatch.setattr(SealedMemory, "history", rewound)
+        again = Player(tmp_path, server.port, "B", token=token)  # a new program, same folder
+        await asyncio.wait_for(again.play(rng), 30)
+    finally:
+        await close(server, [ann, bob])
+    verdict = again.client.sealed_verdict
+    assert verdict is not None and verdict.startswith("deal NOT verified: the host: rewritten")
 
 
 async def test_a_repeated_step_is_ignored_and_a_different_one_for_the_same_place_is_replayed(
