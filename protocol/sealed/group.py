@@ -84,7 +84,18 @@ def _remembered(fn: Operation) -> Operation:
     its bots' seats checks the same step again; a seat checks its own reveal against the
     commitment it computed at the re-key. Each operation is a pure function of its inputs, so a
     remembered result is the result; a failure (`BadElement`, `BadScalar`) is never kept."""
-    return cast(Operation, functools.lru_cache(maxsize=REMEMBERED)(fn))
+    cached = functools.lru_cache(maxsize=REMEMBERED)(fn)
+    _caches.append(cached)
+    return cast(Operation, cached)
+
+
+_caches: list[Any] = []
+
+
+def forget_remembered() -> None:
+    """Empty every operation's remembered results (a benchmark measures the work itself)."""
+    for cached in _caches:
+        cached.cache_clear()
 
 
 @_remembered
