@@ -122,8 +122,25 @@ class SealedSeat:
 
     @property
     def broken(self) -> bool:
-        """The deck was found tampered with, by this seat or another: the game stops here."""
+        """The deck was found tampered with, by this seat or another: the game stops here. So
+        it does for a seat rebuilt after it stopped, even if the history sent back leaves the
+        `broken` step out: its secrets are out, so it must not play on with a hand they show."""
+        return self._stopped or bool(self.recalled)
+
+    @property
+    def _stopped(self) -> bool:
+        """A `broken` step was taken in this seat's game as replayed: from here on it publishes
+        its secrets and follows nothing more."""
         return bool(self.claims) or self.driver.tampered is not None
+
+    @property
+    def recalled(self) -> set[int]:
+        """The seats whose `broken` step this seat, or a seat it was rebuilt from, was told of
+        (`told.py` keeps its place): a modified host could relay one to this seat alone, read
+        the secrets it publishes, then drop its link and send back its history without it."""
+        return {
+            w[3] for w in self.told.places if w[:3] == ("step", 0, BROKEN) and isinstance(w[3], int)
+        }
 
     def _nonce(self, size: int) -> bytes:
         """The nonce of this seat's commitment in the choice step under way: one per step and
@@ -135,6 +152,8 @@ class SealedSeat:
 
     def act(self, action: Action) -> list[SealMessage]:
         """What to send for `action` (classic or sealed): a card played is shown first."""
+        if self.broken:
+            raise GameError("the deck was found tampered with: the game stops for the audit")
         sealed = choices.seal_action(
             self.engine, self.state, self.seat, action, self.mirror.knowledge, self._nonce
         )
@@ -172,7 +191,7 @@ class SealedSeat:
         else:
             self.mirror.check_asked(msg)
             out = self.driver.receive(msg)
-        if self.broken:
+        if self._stopped:
             out += self._stop()
             self.told.keep(told)
             return out
@@ -277,7 +296,7 @@ class SealedSeat:
     def _secrets(self, msg: SealStep) -> None:
         assert self.driver.table is not None
         step = verify(msg.signed(self.driver.table), self.driver.keys, HOST)
-        if self.engine.outcome(self.state) is None and not self.claims:
+        if self.engine.outcome(self.state) is None and not self.broken:
             raise Caught(HOST, "out_of_turn", f"relayed seat {step.seat}'s secrets mid-game")
         if step.seat in self.secrets:
             raise Caught(HOST, "replayed", f"seat {step.seat}'s secrets a second time")
@@ -301,7 +320,7 @@ class SealedSeat:
             None if outcome is None else outcome.to_data(),
             self.driver.draws,
             self.openings,
-            self.claims,
+            self.claims | self.recalled,
             self.driver.transcript.earlier,
         )
         self.verdict = describe(self.finding)
