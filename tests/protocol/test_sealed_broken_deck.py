@@ -99,3 +99,24 @@ def test_a_seat_says_a_broken_deck_once_and_not_after_the_game() -> None:
     with pytest.raises(Caught) as caught:
         table.host.receive(0, wire(claim))  # seat 0's link sending seat 1's word
     assert (caught.value.seat, caught.value.kind) == (0, "impersonated")
+
+
+def test_a_host_that_shows_one_seat_a_doctored_step_cannot_pin_the_alarm_on_it() -> None:
+    """The host's bot signs a second mask step, its elements doubled, shown to seat 1 alone:
+    seat 1 (and seat 2, whose deck went through seat 1's answer) finds no card at its
+    positions and says the deck is broken. Every seat's audit names the host, whose relay
+    showed the seats different steps, never a seat that raised the alarm."""
+    table = Table(3, [1, 2])
+
+    def doctor(to: int, msg: SealMessage) -> SealMessage:
+        if to == 1 and isinstance(msg, SealStep) and (msg.kind, msg.seat) == ("mask", 0):
+            doubled = [mul(x, 2) for x in msg.body["elements"]]
+            return table.host.bots[0].sign("mask", {"elements": doubled}, msg.round)
+        return msg
+
+    table.tamper = doctor
+    table.start()
+    assert 1 in table.host.claims
+    for seat in table.seats.values():
+        assert seat.finding is not None
+        assert (seat.finding.seat, seat.finding.kind) == (HOST, "equivocated")
