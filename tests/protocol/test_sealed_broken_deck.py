@@ -120,3 +120,31 @@ def test_a_host_that_shows_one_seat_a_doctored_step_cannot_pin_the_alarm_on_it()
     for seat in table.seats.values():
         assert seat.finding is not None
         assert (seat.finding.seat, seat.finding.kind) == (HOST, "equivocated")
+
+
+def test_a_broken_step_relayed_to_one_seat_while_the_game_goes_on_names_its_signer() -> None:
+    """The host's bot says the deck is broken to seat 1 alone and the game goes on with the
+    others (seat 1, stopped, makes no move but follows): once the host tells seat 2 too and
+    every seat's secrets are in, both seats' audits accept each other's digest (one was made
+    before the other) and name the bot for the false alarm; nobody else."""
+    table = Table(3, [1, 2])
+    table.start()
+    while not table.seats[2].legal_actions():
+        table.send(1, table.seats[1].act(table.rng.choice(table.seats[1].legal_actions())))
+    claim = table.host.bots[0].sign(BROKEN, {}, 0)
+    secrets = {1: [m for m in table.seats[1].receive(wire(claim)) if isinstance(m, SealStep)]}
+    assert [m.kind for m in secrets[1]] == ["secrets"] and table.seats[1].legal_actions() == []
+    played = 0
+    while table.seats[2].legal_actions() and played < 3:
+        table.send(2, table.seats[2].act(table.rng.choice(table.seats[2].legal_actions())))
+        played += 1
+    assert played and not table.seats[1].legal_actions()
+    secrets[2] = [m for m in table.seats[2].receive(wire(claim)) if isinstance(m, SealStep)]
+    bot = table.host.bots[0]
+    secrets[0] = [bot.sign("secrets", secrets_body(bot), 0)]
+    for seat in table.seats.values():
+        for s in (0, 1, 2):
+            if s not in seat.secrets:
+                seat.receive(wire(secrets[s][-1]))
+        assert seat.finding is not None
+        assert (seat.finding.seat, seat.finding.kind) == (0, "false_alarm")
