@@ -17,6 +17,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from protocol.sealed.messages import SealActed
 from protocol.sealed.signing import SignedStep, Step, sign, verify
 
 MOVE_KIND = "move"
@@ -46,6 +47,12 @@ def check_move(
 ) -> None:
     """`Caught` naming `blame` unless seat `seat` signed this move with this number."""
     verify(SignedStep(move_step(table, seat, number, action), signature), keys, blame)
+
+
+def acted_step(table: bytes, acted: SealActed) -> SignedStep:
+    """A move as every transcript records it once applied: its signed move step, its signature
+    (docs/sealed.md, section 5)."""
+    return SignedStep(move_step(table, acted.seat, acted.number, acted.action), acted.signature)
 
 
 def moves_of(actions: list[tuple[int, Any]], seat: int) -> int:

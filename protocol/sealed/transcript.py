@@ -4,8 +4,9 @@ things.
 Signatures stop the host from altering a step, not from showing Ann one step and Bob another,
 leaving one out or changing their order. So every seat chains the steps it accepts into a
 digest: d_0 = SHA-256(label || table id), d_k = SHA-256(d_(k-1) || len(step) as 4 bytes ||
-step), where a step is its signed bytes followed by its signature. At the end every seat
-publishes its digest (itself a signed step) and all must agree. When they do not, the seats'
+step), where a step is its signed bytes followed by its signature (a move applied is recorded
+as its signed move step: the host orders the moves, and its bots sign their own). At the end
+every seat publishes its digest (itself a signed step) and all must agree. When they do not, the seats'
 transcripts tell who: two different steps signed by the same seat for the same round and kind
 are that seat's proof of having said two things; anything else (a step missing, added or moved
 for some seats) is the relay's doing.

@@ -26,7 +26,7 @@ from netcards.sealed_game import SealedGame, to_show
 from protocol.sealed.errors import Caught, Finding
 from protocol.sealed.group import RandomBytes
 from protocol.sealed.messages import SealAct, SealActed, SealKey, SealMessage, SealStep
-from protocol.sealed.moves import check_move, moves_of
+from protocol.sealed.moves import acted_step, check_move, moves_of
 from protocol.sealed.round_driver import Outgoing, RelayDriver, SeatDriver
 from protocol.sealed.shuffle import SeatSecrets
 from protocol.sealed.signing import verify
@@ -179,6 +179,8 @@ class SealedHost:
         if self.watch is not None:
             self.watch(seat)
         acted = SealActed(len(self.actions), seat, dict(msg.action), msg.number, msg.signature)
+        assert self.relay.table is not None
+        self.relay.transcript.add(acted_step(self.relay.table, acted))
         return [(s, acted) for s in self.seats]
 
     def _secrets(self, sender: int, msg: SealStep) -> list[Outgoing]:
@@ -265,7 +267,10 @@ class SealedHost:
                 remote.append((to, msg))
                 continue
             if isinstance(msg, SealActed):
-                continue  # the host's own engine applied it
+                # The host's engine applied it; the bot's transcript records it like every seat's.
+                assert driver.transcript is not None
+                driver.transcript.add(acted_step(self.relay.table, msg))
+                continue
             if isinstance(msg, SealStep) and msg.kind in ("secrets", BROKEN):
                 continue  # the host keeps them; a bot answers a broken deck in `_drive`
             if isinstance(msg, SealStep) and msg.kind == choices.CHOICE:

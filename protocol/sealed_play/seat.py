@@ -24,7 +24,7 @@ from protocol.sealed.messages import SealAct, SealActed, SealKey, SealMessage, S
 from protocol.sealed.moves import check_move, move_step, moves_of
 from protocol.sealed.round_driver import SeatDriver
 from protocol.sealed.shuffle import SeatSecrets
-from protocol.sealed.signing import verify
+from protocol.sealed.signing import SignedStep, verify
 from protocol.sealed_play import choices
 from protocol.sealed_play.audit import audit_game, describe
 from protocol.sealed_play.progress import HOST, GameMirror, face_up, where
@@ -270,7 +270,8 @@ class SealedSeat:
         # Our own move said back as we signed it, byte for byte, carries our own signature of
         # our own bytes: only a move that differs is checked against its seat's key.
         sent = self._moves_sent.pop(msg.number, None) if msg.seat == self.seat else None
-        said = move_step(table, msg.seat, msg.number, msg.action).signed_bytes()
+        move = move_step(table, msg.seat, msg.number, msg.action)
+        said = move.signed_bytes()
         if sent != (said, msg.signature):
             check_move(
                 self.driver.keys, table, msg.seat, msg.number, msg.action, msg.signature, HOST
@@ -292,6 +293,10 @@ class SealedSeat:
         except GameError as exc:
             raise Caught(HOST, "illegal", f"applied move {msg.seq}: {exc}") from None
         self.actions.append((msg.seat, dict(msg.action)))
+        # In the transcript too: two seats shown two moves, each signed by its seat (the host's
+        # bot signing two of its own), end with other digests, and the audit names the host.
+        assert self.driver.transcript is not None
+        self.driver.transcript.add(SignedStep(move, msg.signature))
 
     def _secrets(self, msg: SealStep) -> None:
         assert self.driver.table is not None

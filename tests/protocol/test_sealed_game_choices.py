@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections import Counter
+from collections import Counter, deque
 from importlib import resources
 from typing import Any
 
@@ -36,7 +36,7 @@ from protocol.sealed_play.progress import HOST
 from protocol.sealed_play.seat import SealedSeat
 from tests.protocol.sealed_table import stream
 from tests.protocol.test_sealed_game_knowledge import BOT, HUMAN, search
-from tests.protocol.test_sealed_game_wire import Table
+from tests.protocol.test_sealed_game_wire import Table, wire
 
 ENGINE = SealedAufAchse()
 
@@ -324,3 +324,31 @@ def test_a_seat_rebuilt_after_it_committed_finds_its_choice_again_and_opens_it()
     t.tamper = lambda to, msg: msg
     t.play()
     check_verified(t)
+
+
+def test_a_host_that_shows_two_seats_the_commitments_in_other_orders_is_named() -> None:
+    """Both players commit to their first run card at once; the host tells seat 0 the moves in
+    the order it took them and seat 1 in the other order (renumbered: `seq` is the host's word).
+    Each order is one a host could have taken, and each seat's state ends the same, so no step
+    that follows differs; but every move is in every transcript, so the digests differ and
+    every audit names the host."""
+    t = table(3, [0, 1])
+    t.start()
+    sent = {s: t.seats[s].act(t.rng.choice(t.seats[s].legal_actions())) for s in (0, 1)}
+    assert all(len(m) == 1 and isinstance(m[0], SealAct) for m in sent.values())
+    out = [o for s in (0, 1) for o in t.host.receive(s, wire(sent[s][0]))]
+    acted = [m for to, m in out if to == 1 and isinstance(m, SealActed)]
+    first, second = acted[0], acted[1]
+    assert {first.seat, second.seat} == {0, 1}
+    swapped = {
+        id(first): dataclasses.replace(second, seq=first.seq),
+        id(second): dataclasses.replace(first, seq=second.seq),
+    }
+    queue = deque((to, swapped.get(id(m), m) if to == 1 else m) for to, m in out)
+    t.run(queue)
+    t.play()
+    for seat in t.seats.values():
+        assert seat.finding is not None and (seat.finding.seat, seat.finding.kind) == (
+            HOST,
+            "equivocated",
+        )
