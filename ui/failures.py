@@ -30,6 +30,12 @@ def explain(failed: Failed, address: str, *, refused_deal: bool = False) -> Expl
             "without taking part in that deal."
         )
         return Explained(warning + "\n\n" + failed.reason, None, loud=True)
+    if failed.code == "cheated":
+        warning = _(
+            "The game stopped: this program caught a cheat at this sealed table, and says "
+            "whose below. The deal is not verified."
+        )
+        return Explained(warning + "\n\n" + failed.reason, None, loud=True)
     if refused_deal:
         warning = _(
             "The host broke the rules of the fair deal, so this program left before "

@@ -343,19 +343,21 @@ class SealedHost:
         remote = self._deliver(out)
         if not self.started:
             return remote
-        while not self.claims:
+        while True:
+            # A bot that found the deck tampered with (in what was just delivered to it) says
+            # so before anything else: its hand may not even be readable.
+            remote += self._bots_claim()
+            if self.claims:
+                break
             self._catch_up()
             issued = self._issue() or self._bot_openings()
             if issued:
                 remote += self._deliver(issued)
-                remote += self._bots_claim()
                 continue
             moved = self._bot_move()
             if moved is None:
                 break
             remote += self._deliver(moved)
-            remote += self._bots_claim()
-        remote += self._bots_claim()
         if self.outcome is not None or self.claims:
             for seat, driver in self.bots.items():
                 if seat not in self.secrets:

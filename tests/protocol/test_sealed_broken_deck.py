@@ -35,6 +35,31 @@ def doubling_masks(seat: SealedSeat) -> None:
     seat.receive = tampering  # type: ignore[method-assign]
 
 
+@pytest.mark.parametrize("bot", [0, 1])
+def test_a_host_bot_that_tampers_with_its_shuffle_is_named_and_plays_no_move(bot: int) -> None:
+    """The host's own bot doubles its mask step: the bot's hand unmasks to no card either, so it
+    says the deck is broken before the host would have it choose a move from a hand it cannot
+    read (which used to stop the host's work on the player's message with an error, when the
+    bot was the first to play)."""
+    table = Table(2, [1 - bot])
+    driver = table.host.bots[bot]
+    honest_turn = driver._my_turn
+
+    def doubling(number: int) -> list[SealMessage]:
+        return [
+            driver.sign("mask", {"elements": [mul(x, 2) for x in m.body["elements"]]}, number)
+            if isinstance(m, SealStep) and m.kind == "mask"
+            else m
+            for m in honest_turn(number)
+        ]
+
+    driver._my_turn = doubling  # type: ignore[method-assign]
+    table.start()
+    assert table.host.actions == [] and table.host.claims
+    named = f"deal NOT verified: seat {bot + 1}:"
+    assert all(v and v.startswith(named) for v in verdicts(table))
+
+
 def verdicts(table: Table) -> list[str | None]:
     return [table.host.verdict] + [seat.verdict for seat in table.seats.values()]
 

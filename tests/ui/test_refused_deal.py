@@ -87,3 +87,49 @@ async def test_the_app_leaves_a_table_that_said_sealed_and_deals_as_a_trusted_de
             assert not [m for m in session.heard if isinstance(m, Pledge | Contribute)]
     finally:
         await host.close()
+
+
+async def test_the_app_stops_a_sealed_game_whose_deck_was_tampered_with_and_says_who(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The host's bot at seat 2 doubles every element of its mask step: the player's program
+    finds its hand unmasked to no card, the game stops, every seat publishes its secrets, and
+    the app says, loudly, that it caught a cheat, and whose it was."""
+    from protocol.host import TableHost
+    from protocol.sealed.group import mul
+    from protocol.sealed.messages import SealMessage, SealStep
+    from protocol.sealed.round_driver import SeatDriver
+
+    honest_turn = SeatDriver._my_turn
+
+    def doubling(self: SeatDriver, number: int) -> list[SealMessage]:
+        out = honest_turn(self, number)
+        if self.seat != 1:
+            return out
+        return [
+            self.sign("mask", {"elements": [mul(x, 2) for x in m.body["elements"]]}, number)
+            if isinstance(m, SealStep) and m.kind == "mask"
+            else m
+            for m in out
+        ]
+
+    monkeypatch.setattr(SeatDriver, "_my_turn", doubling)
+    table = Table.create("via-gladiola", 2, {}, name="t", host_part=os.urandom(32), sealed=True)
+    table.add_bot("random", 1)
+    host = TableHost(table, IdentityKey.generate(os.urandom), settings=HostSettings())
+    port = await host.start("127.0.0.1", 0)
+    app = make_app(settings=UserSettings(name="Ann"), join=JoinPlan(f"127.0.0.1:{port}"))
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: type(app.screen).__name__ == "Confirm", 30)
+            await pilot.press("y")
+            await wait_until(pilot, lambda: type(app.screen).__name__ == "LobbyScreen", 30)
+            await pilot.press("r")
+            await wait_until(pilot, lambda: "caught a cheat" in words(pilot), 30)
+            text = words(pilot)
+            assert "deal NOT verified: seat 2:" in text, text
+            assert "fair deal" not in text, text
+            assert type(app.screen).__name__ == "Notice"
+            assert table.actions == [], "nobody played a card of the tampered deck"
+    finally:
+        await host.close()
