@@ -231,6 +231,8 @@ class HostMessages(SealedClient):
             await asyncio.sleep(AUDIT_CHECK_PAUSE)
             if self.seat is None and self.sealed_table:  # no audit follows: nothing to check
                 self._sealed_watched()
+        elif isinstance(message, Audit) and self._sealed_said():
+            await self._classic_audit_at_sealed_table()
         elif isinstance(message, Audit):
             self._on_audit(message)
         elif isinstance(message, Leave):
