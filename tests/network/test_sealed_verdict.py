@@ -17,9 +17,11 @@ import pytest
 from netcards.fairdeal import combine
 from netcards.table import Table
 from protocol.client import DealChecked, TableClient, TableClosed
+from protocol.client_notices import Fatal
 from protocol.host import HostSettings, TableHost
 from protocol.identity import IdentityKey
 from protocol.known_hosts import KnownHosts
+from protocol.messages import History, HistoryStep
 from tests.network.test_sealed_spectators import TITLES, _dealt
 
 
@@ -65,3 +67,31 @@ async def test_a_classic_audit_at_a_sealed_table_is_no_verdict_and_names_the_hos
         assert verdict.headline.startswith("deal NOT verified: the host"), verdict.headline
         if c.seat is not None:
             assert c.sealed_verdict == verdict.headline
+
+
+async def test_a_history_sent_to_a_sealed_seat_is_refused_and_never_read_into_its_log(
+    tmp_path: Path,
+) -> None:
+    """A sealed seat's log is what its own engine saw happen. A modified host that sends it a
+    classic `history` (a rejoining player's log at a trusted dealer's table) would put the
+    host's word there, events that never happened, which `netcards bot` reads to choose: the
+    program leaves, naming the host, as for a view the host sends."""
+    table = Table.create("via-gladiola", 2, {}, name="t", host_part=os.urandom(32), sealed=True)
+    table.add_bot("random", 1)
+    server = TableHost(table, IdentityKey.generate(os.urandom), settings=HostSettings(grace=0.0))
+    port = await server.start()
+    ann = TableClient(f"127.0.0.1:{port}", "Ann", KnownHosts(tmp_path / "ann"))
+    runner = asyncio.create_task(ann.run())
+    try:
+        await asyncio.wait_for(_dealt(ann), 60)
+        before = list(ann.log)
+        made_up = {"kind": "walk", "seat": 1, "card": 7}
+        with pytest.raises(Fatal) as fatal:
+            await ann._on_message(History(0, 1, (HistoryStep(1, 1, (made_up,)),)))
+    finally:
+        await ann.leave("done")
+        runner.cancel()
+        await server.close()
+    assert "deals as a trusted dealer (its history is not sealed)" in str(fatal.value)
+    assert ann.log == before
+    assert ann.verdict is not None and not ann.verdict.ok
