@@ -143,6 +143,13 @@ class HostMessages(SealedClient):
                 await self._witness(message)
             except DealTampered as exc:
                 await self._refuse_deal(str(exc))
+        elif (
+            isinstance(message, Snapshot | Update | History)
+            and self.seat is not None
+            and self._sealed_said()
+        ):
+            # Our view and log at a sealed table are our own engine's, never the host's word.
+            await self._hold_to_sealed(False, message.TYPE)
         elif isinstance(message, History):
             if message.offset == 0:
                 self.log, self.steps = [], []
@@ -152,10 +159,6 @@ class HostMessages(SealedClient):
                 self.steps.append((step.seq, step.events))
                 self.log.extend(step.events)
                 self.shown.on_events(step.seq, step.events, history=True)
-        elif (
-            isinstance(message, Snapshot | Update) and self.seat is not None and self._sealed_said()
-        ):
-            await self._hold_to_sealed(False, message.TYPE)
         elif isinstance(message, Snapshot):
             self.view, self.to_act, self.seq = message.view, message.to_act, message.seq
             self.shown.on_view(message.seq, message.view, message.to_act, snapshot=True)
@@ -231,6 +234,8 @@ class HostMessages(SealedClient):
             await asyncio.sleep(AUDIT_CHECK_PAUSE)
             if self.seat is None and self.sealed_table:  # no audit follows: nothing to check
                 self._sealed_watched()
+        elif isinstance(message, Audit) and self._sealed_said():
+            await self._classic_audit_at_sealed_table()
         elif isinstance(message, Audit):
             self._on_audit(message)
         elif isinstance(message, Leave):

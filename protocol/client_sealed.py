@@ -296,6 +296,14 @@ class SealedClient:
             self.awaiting = False
             raise
 
+    async def _classic_audit_at_sealed_table(self) -> None:
+        """A sealed table has no classic audit: its deal is checked from every seat's secrets
+        alone. A host that sends one (as it closes the table halfway, say) would have the
+        trusted dealer's check pass on a game that dealt nothing the classic way, and a screen
+        read `deal verified` where nothing was checked: the host is named instead."""
+        detail = "sent a trusted dealer's audit at a sealed table, whose deal it cannot check"
+        await self._caught(describe(Finding(HOST, "unexpected", detail)))
+
     # -- a sealed game that cannot be audited -----------------------------------------------------
 
     @property

@@ -32,7 +32,7 @@ from protocol.sealed.errors import Caught
 from protocol.sealed.messages import SealAct, SealActed, SealMessage, SealReveal
 from protocol.sealed.moves import moves_of
 from protocol.sealed_play.choices import CHOICE, kept
-from protocol.sealed_play.progress import HOST
+from protocol.sealed_play.progress import HOST, where
 from protocol.sealed_play.seat import SealedSeat
 from tests.protocol.sealed_table import stream
 from tests.protocol.test_sealed_game_knowledge import BOT, HUMAN, search
@@ -352,3 +352,40 @@ def test_a_host_that_shows_two_seats_the_commitments_in_other_orders_is_named() 
             HOST,
             "equivocated",
         )
+
+
+def test_a_host_that_asks_for_a_run_card_not_yet_due_is_named_and_told_nothing() -> None:
+    """The rules show a face-down run card only under a Level crossing (the run's last card) or
+    at a stage's end. A modified host slips a player's other face-down run cards into the
+    `seal_reveal` of a reveal the rules do ask for (the next odometer card, or a Level
+    crossing's last cards): the player's program shows only what its own engine asks, so it
+    names the host before it sends any scalar."""
+    t = table(2, [HUMAN], seed=2)
+    slipped: list[tuple[int, tuple[int, ...]]] = []
+
+    def slip(to: int, msg: SealMessage) -> SealMessage:
+        state = t.host.state
+        if to != HUMAN or not isinstance(msg, SealReveal) or state.stage_end is not None:
+            return msg
+        due = set(ENGINE.to_reveal(state).get(HUMAN, ()))
+        first = state.ledger.rounds[msg.round].first
+        hidden = [
+            x - first
+            for x in state.runs[HUMAN]
+            if is_slot(x) and x not in due and where(state, x)[0] == msg.round
+        ]
+        if not hidden or slipped:
+            return msg
+        slipped.append((msg.round, tuple(hidden)))
+        return SealReveal(msg.round, (*msg.positions, *hidden))
+
+    t.tamper = slip
+    t.start()
+    with pytest.raises(Caught) as caught:
+        t.play()
+    assert slipped, "no reveal was asked while the player held a face-down run card"
+    assert (caught.value.seat, caught.value.kind) == (HOST, "unrequested")
+    # Nothing of the slipped run cards was sent: no scalar of them reached the host.
+    number, positions = slipped[0]
+    published = t.host.relay.rounds[number].round.scalars.get(HUMAN, {})
+    assert not set(positions) & set(published)
