@@ -65,6 +65,8 @@ STEP_KINDS = (
     "choice",
     # the deck found tampered with: every seat publishes its secrets (docs/sealed.md, 3)
     "broken",
+    # a private transfer that failed its commitment, proved by its receiver (transfer.py)
+    "wrong_pass",
 )
 MAX_ROUNDS = 64
 """Most sealing rounds one game runs (every deal and every reshuffle: Auf Achse seals five
@@ -151,6 +153,9 @@ BODY_FIELDS: dict[str, tuple[tuple[str, Kind], ...]] = {
     ),
     # The signer found the deck tampered with. Signed as round 0: it ends the game, not a round.
     "broken": (),
+    # The receiver of a `pass` whose scalar fails its commitment: its secret b of the `pass_key`
+    # those positions answered, so that every program can open the pass and check it.
+    "wrong_pass": (("positions", Seq(POSITION, MAX_SEALED_CARDS)), ("secret", SCALAR)),
 }
 """A step's body, by its kind: exactly these fields. `scalars` opens its positions to seat `to`
 (the seat that will hold those cards), each as [position, y_ij as 32-byte big-endian]. `reveal`
@@ -163,7 +168,9 @@ that sent the `pass_key`), each scalar sealed to it. `draw_commit` and `draw_ope
 random draw (its number, then a commitment to 32 random bytes, then the bytes).
 `choice` opens the signer's committed simultaneous choice once every asked seat committed.
 `broken`, empty: the signer found the deck tampered with (a card unmasked to no card of its
-round, or to one found at another position); every seat then publishes its `secrets` at once."""
+round, or to one found at another position); every seat then publishes its `secrets` at once.
+`wrong_pass`: the receiver of a `pass` whose scalar failed its commitment proves it with its
+`pass_key` secret b of those positions (the game stops there)."""
 
 
 @dataclasses.dataclass(frozen=True)

@@ -45,7 +45,7 @@ from protocol.sealed.canonical import canonical
 from protocol.sealed.cards import CardBook
 from protocol.sealed.deck import SealedRound
 from protocol.sealed.draws import Draws, draw_commitment
-from protocol.sealed.errors import Caught, DeckTampered
+from protocol.sealed.errors import Caught, DeckTampered, Finding
 from protocol.sealed.group import (
     SCALAR_BYTES,
     BadElement,
@@ -66,6 +66,7 @@ from protocol.sealed.messages import (
     encode,
 )
 from protocol.sealed.moves import sign_move
+from protocol.sealed.pass_proof import Sealed, judge
 from protocol.sealed.shuffle import SeatSecrets, mask_and_shuffle, rekey
 from protocol.sealed.signing import SignedStep, Step, sign, table_signing_key, verify
 from protocol.sealed.transcript import Transcript
@@ -78,6 +79,7 @@ Outgoing = tuple[int, SealMessage]
 """A message and the seat it goes to."""
 
 RELAY_CHECKS = frozenset({"out_of_turn"})
+WRONG_PASS = "wrong_pass"
 """Findings the round state makes against a step's signer that a seat puts on the relay: the
 relay had to check the turn before relaying, and an honest seat only ever steps in turn."""
 
@@ -114,6 +116,9 @@ class Moves:
     passing: dict[int, int] = field(default_factory=dict)
     keys: dict[int, bytes] = field(default_factory=dict)
     passed: dict[int, set[int]] = field(default_factory=dict)
+    given: dict[int, dict[int, tuple[bytes, Sealed]]] = field(default_factory=dict)
+    """Every pass made, by new owner, then position: its `pass_key` element and what the `pass`
+    carried (`protocol.sealed.pass_proof`: what a wrong pass is judged by)."""
 
     def ask(self, owners: dict[int, int], to: int, positions: Sequence[int], blame: int) -> None:
         """A `seal_open` of positions already opened: each goes to `to` by a transfer."""
@@ -158,11 +163,26 @@ class Moves:
 
     def done(self, step: Step, owners: dict[int, int]) -> None:
         to = step.body["to"]
-        for p, _ in step.body["scalars"]:
+        for p, sealed in step.body["scalars"]:
+            kept = (self.keys[p], (step.seat, step.body["key"], sealed))
+            self.given.setdefault(to, {})[p] = kept
             owners[p] = to
             self.passed.setdefault(p, set()).add(to)
             del self.passing[p]
             del self.keys[p]
+
+    def judge(self, step: Step, commitments: Mapping[int, Sequence[bytes]]) -> Finding:
+        """A `wrong_pass` step: who is at fault (`protocol.sealed.pass_proof`)."""
+        given = self.given.get(step.seat, {})
+        return judge(
+            step.seat,
+            step.round,
+            list(step.body["positions"]),
+            int.from_bytes(step.body["secret"], "big"),
+            {p: key for p, (key, _) in given.items()},
+            {p: passed for p, (_, passed) in given.items()},
+            commitments,
+        )
 
     def knows(self, seat: int, p: int) -> bool:
         """`seat` was shown the card at `p`: its keeper, or a seat it was passed to."""
@@ -475,20 +495,25 @@ class SeatDriver:
         body = {"to": to, "key": public_key(e), "scalars": ys}
         return [self.sign("pass", body, number)]
 
-    def _passed_to_me(self, mine: SeatRound, step: Step) -> None:
+    def _passed_to_me(self, mine: SeatRound, step: Step) -> list[SealMessage]:
+        """Open each scalar passed to this seat; one that fails its commitment is proved to
+        everyone with this seat's key of the pass (`wrong_pass`), since nobody else can open
+        it: every program then names the keeper, and the game stops."""
         r = mine.round
         for p, sealed in step.body["scalars"]:
             keeper = mine.moves.keepers[p]
             y = open_scalar(sealed, step.body["key"], mine.pass_secrets[p], step.round, p)
             if not 1 <= y < N or commit(y) != r.commitments[keeper][p]:
-                raise Caught(
-                    step.seat, "wrong_scalar", f"passed position {p}: fails its commitment"
-                )
+                positions = [q for q, _ in step.body["scalars"]]
+                secret = mine.pass_secrets[p].to_bytes(SCALAR_BYTES, "big")
+                body = {"positions": positions, "secret": secret}
+                return [self.sign(WRONG_PASS, body, step.round)]
             mine.learnt[p] = y
             try:
                 mine.hand[p] = r.open_for(keeper, p, y)
             except DeckTampered as exc:
                 self._found(exc)
+        return []
 
     def _on_reveal(self, msg: SealReveal) -> list[SealMessage]:
         mine = self._sealed_round(msg.round)
@@ -552,6 +577,7 @@ class SeatDriver:
         step = self._verify(signed)
         if step.slot in self._slots:
             raise self._refuse("replayed", f"seat {step.seat}'s {step.kind} step a second time")
+        proof: list[SealMessage] = []
         try:
             if step.kind == "mask":
                 r.on_mask(step.seat, step.body["elements"])
@@ -564,7 +590,10 @@ class SeatDriver:
             elif step.kind == "pass":
                 mine.moves.on_pass(step, self.relay)
                 if step.body["to"] == self.seat:
-                    self._passed_to_me(mine, step)
+                    proof = self._passed_to_me(mine, step)
+            elif step.kind == WRONG_PASS:
+                finding = mine.moves.judge(step, r.commitments)
+                raise Caught(finding.seat, finding.kind, finding.detail)
             else:
                 _check_reveal(step, r.size, mine.owners, mine.revealing, self.relay, mine.moves)
                 _on_reveal_scalars(r, mine.moves, step)
@@ -590,7 +619,7 @@ class SeatDriver:
             return self._pass(mine, msg.round, held) if held else []
         if step.kind == "pass":
             mine.moves.done(step, mine.owners)
-            return []
+            return proof
         return self._my_turn(msg.round)
 
     def _on_scalars(self, mine: SeatRound, step: Step) -> None:
@@ -631,6 +660,8 @@ class RelayDriver:
         self._slots: set[tuple[object, ...]] = set()
         self.draws = Draws()
         """The table's public random draws (`asked` is set by the host's game)."""
+        self.proved: Finding | None = None
+        """Who a `wrong_pass` step proved at fault, if one came: the game stops there."""
         self.tampered: str | None = None
         """Why a card revealed to everyone showed the deck tampered with, if one did. The step
         is relayed all the same: every seat finds it too, and the seats, not the relay, say so
@@ -779,6 +810,9 @@ class RelayDriver:
             kept.moves.on_key(step, sender)
         elif step.kind == "pass":
             kept.moves.on_pass(step, sender)
+        elif step.kind == WRONG_PASS:
+            if self.proved is None:
+                self.proved = kept.moves.judge(step, r.commitments)
         else:
             if r.phase != "sealed":
                 raise Caught(sender, "out_of_turn", "a reveal before the round is sealed")

@@ -44,6 +44,7 @@ KINDS = (
     "move",
     "choice",
     "broken",
+    "wrong_pass",
 )
 
 

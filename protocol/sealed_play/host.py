@@ -27,7 +27,7 @@ from protocol.sealed.errors import Caught, Finding
 from protocol.sealed.group import RandomBytes
 from protocol.sealed.messages import SealAct, SealActed, SealKey, SealMessage, SealStep
 from protocol.sealed.moves import acted_step, check_move, moves_of
-from protocol.sealed.round_driver import Outgoing, RelayDriver, SeatDriver
+from protocol.sealed.round_driver import WRONG_PASS, Outgoing, RelayDriver, SeatDriver
 from protocol.sealed.shuffle import SeatSecrets
 from protocol.sealed.signing import verify
 from protocol.sealed_play import choices
@@ -85,6 +85,11 @@ class SealedHost:
         return self.mirror.state
 
     @property
+    def stopped(self) -> bool:
+        """A seat said the deck was broken, or a pass was proved wrong: no move is taken."""
+        return bool(self.claims) or self.relay.proved is not None
+
+    @property
     def seats(self) -> tuple[int, ...]:
         return tuple(range(self.players))
 
@@ -136,6 +141,10 @@ class SealedHost:
             out = self._act(sender, msg)
         else:
             out = self.relay.receive(sender, msg)
+            proved = self.relay.proved
+            if proved is not None and self.finding is None:
+                # A receiver proved a pass wrong, or called a good one wrong: the game stops.
+                self.finding, self.verdict = proved, describe(proved)
         # The order in which `_drive` would have sent them: every remote message of `out`
         # comes before anything the bots answer.
         self._for_bots = [(to, m) for to, m in out if to in self.bots]
@@ -150,8 +159,8 @@ class SealedHost:
 
     def _act(self, seat: int, msg: SealAct) -> list[Outgoing]:
         engine, state = self.engine, self.state
-        if self.claims:
-            raise GameError("the deck was found tampered with: the game stops for the audit")
+        if self.stopped:
+            raise GameError("a cheat was found: the game stops")
         state.ledger.check_ready()
         expected = moves_of(self.actions, seat) + 1
         if msg.number != expected:
@@ -271,7 +280,7 @@ class SealedHost:
                 assert driver.transcript is not None
                 driver.transcript.add(acted_step(self.relay.table, msg))
                 continue
-            if isinstance(msg, SealStep) and msg.kind in ("secrets", BROKEN):
+            if isinstance(msg, SealStep) and msg.kind in ("secrets", BROKEN, WRONG_PASS):
                 continue  # the host keeps them; a bot answers a broken deck in `_drive`
             if isinstance(msg, SealStep) and msg.kind == choices.CHOICE:
                 # The host's engine applied it; the bot's transcript records it like every seat's.
@@ -347,7 +356,7 @@ class SealedHost:
             # A bot that found the deck tampered with (in what was just delivered to it) says
             # so before anything else: its hand may not even be readable.
             remote += self._bots_claim()
-            if self.claims:
+            if self.stopped:
                 break
             self._catch_up()
             issued = self._issue() or self._bot_openings()

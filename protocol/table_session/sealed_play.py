@@ -218,9 +218,9 @@ class SealedPlay(SessionCore):
             self._sealed_broken_told = True
             names = ", ".join(f"seat {s + 1}" for s in sorted(host.claims))
             self._log(f"{names} found the deck tampered with: every seat publishes its secrets")
-        if host.verdict is not None and host.claims and not self._sealed_done:
+        if host.verdict is not None and host.stopped and not self._sealed_done:
             self._sealed_done = True
-            self._log(f"the deck was found tampered with; the host's audit: {host.verdict}")
+            self._log(f"the game stopped; the host's check: {host.verdict}")
             finding = host.finding
             if finding is not None and 0 <= finding.seat < len(table.seats):
                 name = table.seats[finding.seat].name

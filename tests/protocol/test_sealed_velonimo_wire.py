@@ -254,10 +254,11 @@ def test_a_commitment_to_a_draw_not_due_is_refused() -> None:
     assert (caught.value.seat, caught.value.kind) == (0, "out_of_turn")
 
 
-def test_a_keeper_that_passes_a_wrong_scalar_is_named_by_the_new_owner() -> None:
+def test_a_keeper_that_passes_a_wrong_scalar_is_named_by_every_program() -> None:
     """A modified keeper's program passes a stolen card on with a scalar that is not its own
-    (well formed, signed by it): the new owner, the one seat that can open it, checks it against
-    the keeper's commitment and names the keeper."""
+    (well formed, signed by it): the new owner, the one seat that can open it, finds it fails
+    the keeper's commitment and proves it to everyone with its key of the pass (`wrong_pass`);
+    every program, the host's too, names the keeper, and the game stops there."""
     table = VelonimoTable(3, [0, 1, 2], seed=2)
     cheated: list[int] = []
 
@@ -279,4 +280,43 @@ def test_a_keeper_that_passes_a_wrong_scalar_is_named_by_the_new_owner() -> None
     with pytest.raises(Caught) as caught:
         table.play_until(lambda: False)
     assert cheated, "a card was passed"
-    assert (caught.value.seat, caught.value.kind) == (cheated[0], "wrong_scalar")
+    keeper = cheated[0]
+    assert (caught.value.seat, caught.value.kind) == (keeper, "wrong_scalar")
+    proofs = [m for _, m in table.to_host if isinstance(m, SealStep) and m.kind == "wrong_pass"]
+    assert len(proofs) == 1
+    finding = table.host.finding
+    assert finding is not None and (finding.seat, finding.kind) == (keeper, "wrong_scalar")
+    assert table.host.stopped
+    for seat in table.seats.values():  # each program judges the proof itself
+        with pytest.raises(Caught) as named:
+            seat.receive(harness.wire(proofs[0]))
+        assert (named.value.seat, named.value.kind) == (keeper, "wrong_scalar")
+
+
+def test_a_seat_that_calls_an_honest_pass_wrong_is_named_for_a_false_alarm() -> None:
+    """A modified program proves nothing by calling a pass to it wrong: its key opens the pass,
+    every scalar opens its commitment, and every program names it instead."""
+    table = VelonimoTable(3, [0, 1, 2], seed=2)
+    table.start()
+    table.play_until(lambda: passes(table) > 0)
+    given = {
+        (n, to): moves
+        for n, kept in table.host.relay.rounds.items()
+        for to, moves in kept.moves.given.items()
+    }
+    (number, liar), moves = next(iter(given.items()))
+    key = next(iter(moves.values()))[0]
+    positions = [p for p, (k, _) in moves.items() if k == key]
+    b = table.seats[liar].driver.rounds[number].pass_secrets[positions[0]]
+    proof = table.seats[liar].driver.sign(
+        "wrong_pass", {"positions": positions, "secret": b.to_bytes(32, "big")}, number
+    )
+    with pytest.raises(Caught) as caught:
+        table.send(liar, [proof])
+    assert (caught.value.seat, caught.value.kind) == (liar, "false_alarm")
+    finding = table.host.finding
+    assert finding is not None and (finding.seat, finding.kind) == (liar, "false_alarm")
+    for seat in table.seats.values():
+        with pytest.raises(Caught) as named:
+            seat.receive(harness.wire(proof))
+        assert (named.value.seat, named.value.kind) == (liar, "false_alarm")
