@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from netcards.action import Action, ActionCodec
@@ -66,6 +66,7 @@ from netcards.sealed_choices import (
     digest_items,
     items_digest,
 )
+from netcards.sealed_state import LEDGER, Extra, SealedFields, as_sealed, immutable
 
 SEALED_EVENTS = frozenset({"cards_shown", "choice_opened"})
 """The events a sealed game has beside the classic game's: the rest are the classic ones."""
@@ -128,38 +129,28 @@ class SealedAAState(AAState):
     stage_end: str | None = None
 
     def copy(self) -> SealedAAState:
-        base = AAState.copy(self)
-        return SealedAAState(
-            **{f.name: getattr(base, f.name) for f in fields(AAState)},
-            ledger=self.ledger.copy(),
-            choices=self.choices.copy(),
-            stage_end=self.stage_end,
-        )
+        return _FIELDS.copy(self)
 
     def to_data(self) -> dict[str, Any]:
-        return {
-            **AAState.to_data(self),
-            "ledger": self.ledger.to_data(),
-            "choices": self.choices.to_data(),
-            "stage_end": self.stage_end,
-        }
+        return _FIELDS.to_data(self)
 
     @classmethod
     def from_data(cls, d: dict[str, Any]) -> SealedAAState:
-        base = AAState.from_data(d)
-        base.deck = _sealed_deck(base.deck_text)
-        return cls(
-            **{f.name: getattr(base, f.name) for f in fields(AAState)},
-            ledger=SealLedger.from_data(d["ledger"]),
-            choices=ChoiceLedger.from_data(d["choices"]),
-            stage_end=d["stage_end"],
-        )
+        return _FIELDS.from_data(d)
 
 
-def _sealed(state: AAState) -> SealedAAState:
-    if not isinstance(state, SealedAAState):
-        raise TypeError("a sealed game's rules need a sealed state")
-    return state
+def _with_sealed_deck(state: SealedAAState) -> None:
+    state.deck = _sealed_deck(state.deck_text)
+
+
+_FIELDS = SealedFields(
+    AAState,
+    SealedAAState,
+    LEDGER,
+    Extra("choices", ChoiceLedger.copy, ChoiceLedger.to_data, ChoiceLedger.from_data),
+    immutable("stage_end"),
+    loaded=_with_sealed_deck,
+)
 
 
 class _SealedFlow(Flow):
@@ -167,14 +158,14 @@ class _SealedFlow(Flow):
     their owners, and the reveal and the scoring waiting for hidden cards to be revealed."""
 
     def shuffled(self, state: AAState, cards: list[int]) -> list[int]:
-        return list(_sealed(state).ledger.seal(cards).slots)
+        return list(as_sealed(SealedAAState, state).ledger.seal(cards).slots)
 
     def can_turn(self, state: AAState) -> bool:
         return not _odometer_reveals(state)
 
     def deal(self, state: AAState, events: list[Event]) -> None:
         super().deal(state, events)
-        ledger = _sealed(state).ledger
+        ledger = as_sealed(SealedAAState, state).ledger
         for i in range(HAND_SIZE):
             for seat, hand in enumerate(state.hands):
                 if i < len(hand):
@@ -183,14 +174,14 @@ class _SealedFlow(Flow):
     def refill(self, state: AAState, seat: int, events: list[Event]) -> None:
         before = len(state.hands[seat])
         super().refill(state, seat, events)
-        _sealed(state).ledger.open_to(seat, state.hands[seat][before:])
+        as_sealed(SealedAAState, state).ledger.open_to(seat, state.hands[seat][before:])
 
     def end_stage(self, state: AAState, reason: str, events: list[Event]) -> None:
         if not any(is_slot(x) for run in state.runs for x in run):
             super().end_stage(state, reason, events)
             return
         # Over, but not scored: `to_reveal` names every run's slots.
-        _sealed(state).stage_end = reason
+        as_sealed(SealedAAState, state).stage_end = reason
         state.need = [0] * state.players
         state.current = -1
 

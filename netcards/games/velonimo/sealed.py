@@ -40,7 +40,7 @@ player's cards are never revealed (the classic game keeps them secret too).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from netcards.action import Action, ActionCodec
@@ -68,6 +68,7 @@ from netcards.sealed_cards import (
     SealRound,
     is_slot,
 )
+from netcards.sealed_state import LEDGER, Extra, SealedFields, as_sealed
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,34 +109,23 @@ class SealedVelonimoState(VelonimoState):
     opened: list[list[int]] = field(default_factory=list)
 
     def copy(self) -> SealedVelonimoState:
-        base = VelonimoState.copy(self)
-        return SealedVelonimoState(
-            **{f.name: getattr(base, f.name) for f in fields(VelonimoState)},
-            ledger=self.ledger.copy(),
-            opened=[list(o) for o in self.opened],
-        )
+        return _FIELDS.copy(self)
 
     def to_data(self) -> dict[str, Any]:
-        return {
-            **VelonimoState.to_data(self),
-            "ledger": self.ledger.to_data(),
-            "opened": [list(o) for o in self.opened],
-        }
+        return _FIELDS.to_data(self)
 
     @classmethod
     def from_data(cls, d: dict[str, Any]) -> SealedVelonimoState:
-        base = VelonimoState.from_data(d)
-        return cls(
-            **{f.name: getattr(base, f.name) for f in fields(VelonimoState)},
-            ledger=SealLedger.from_data(d["ledger"]),
-            opened=[list(o) for o in d["opened"]],
-        )
+        return _FIELDS.from_data(d)
 
 
-def _sealed(state: VelonimoState) -> SealedVelonimoState:
-    if not isinstance(state, SealedVelonimoState):
-        raise TypeError("a sealed game's rules need a sealed state")
-    return state
+def _lists(lists: list[list[int]]) -> list[list[int]]:
+    return [list(x) for x in lists]
+
+
+_FIELDS = SealedFields(
+    VelonimoState, SealedVelonimoState, LEDGER, Extra("opened", _lists, _lists, _lists)
+)
 
 
 class _SealedRules(Velonimo):
@@ -144,7 +134,7 @@ class _SealedRules(Velonimo):
     state_type = SealedVelonimoState
 
     def _new_deck(self, state: VelonimoState) -> list[int]:
-        sealed = _sealed(state)
+        sealed = as_sealed(SealedVelonimoState, state)
         sealed.opened = [[] for _ in range(state.players)]  # a new round's slots are all new
         return list(sealed.ledger.seal(ALL_CARDS).slots)
 
@@ -156,7 +146,7 @@ class _SealedRules(Velonimo):
         state.victim = victim
         state.steal_count = leaders
         state.current = seat
-        _sealed(state).ledger.ask_draw()
+        as_sealed(SealedVelonimoState, state).ledger.ask_draw()
 
 
 _RULES = _SealedRules()
@@ -184,7 +174,7 @@ class SealedVelonimo:
     def setup(self, config: TableConfig, public_seed: bytes) -> SealedVelonimoState:
         """Round 1's deal, with its sealing round still to run, its hands to open and (in the
         duel) its reward to show. Only the first player comes from the public seed."""
-        state = _sealed(_RULES.setup(config, public_seed))
+        state = as_sealed(SealedVelonimoState, _RULES.setup(config, public_seed))
         _after(state)
         return state
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from netcards.action import Action, ActionCodec
@@ -51,6 +51,7 @@ from netcards.sealed_cards import (
     SealRound,
     is_slot,
 )
+from netcards.sealed_state import LEDGER, SealedFields, as_sealed
 from netcards.view import ABSENT
 
 
@@ -98,28 +99,21 @@ class SealedVGState(VGState):
     ledger: SealLedger = field(default_factory=SealLedger)
 
     def copy(self) -> SealedVGState:
-        base = VGState.copy(self)
-        return SealedVGState(
-            **{f.name: getattr(base, f.name) for f in fields(VGState)}, ledger=self.ledger.copy()
-        )
+        return _FIELDS.copy(self)
 
     def to_data(self) -> dict[str, Any]:
-        return {**VGState.to_data(self), "ledger": self.ledger.to_data()}
+        return _FIELDS.to_data(self)
 
     @classmethod
     def from_data(cls, d: dict[str, Any]) -> SealedVGState:
-        base = VGState.from_data(d)
-        base.deck = _sealed_deck(base.deck_text)
-        return cls(
-            **{f.name: getattr(base, f.name) for f in fields(VGState)},
-            ledger=SealLedger.from_data(d["ledger"]),
-        )
+        return _FIELDS.from_data(d)
 
 
-def _ledger(state: VGState) -> SealLedger:
-    if not isinstance(state, SealedVGState):
-        raise TypeError("a sealed game's rules need a sealed state")
-    return state.ledger
+def _with_sealed_deck(state: SealedVGState) -> None:
+    state.deck = _sealed_deck(state.deck_text)
+
+
+_FIELDS = SealedFields(VGState, SealedVGState, LEDGER, loaded=_with_sealed_deck)
 
 
 def _hidden_in_hands(state: VGState) -> bool:
@@ -130,7 +124,7 @@ class _SealedRules(ViaGladiola):
     """The classic rules with the two steps that would need the whole deal replaced."""
 
     def _new_draw_pile(self, state: VGState, cards: list[int]) -> dict[str, Any]:
-        state.draw = list(_ledger(state).seal(cards).slots)
+        state.draw = list(as_sealed(SealedVGState, state).ledger.seal(cards).slots)
         return {}  # nobody knows the new order, so there is no secret to keep either
 
     def _end_game(self, state: VGState, reason: str, events: list[Event]) -> None:
@@ -141,7 +135,7 @@ class _SealedRules(ViaGladiola):
         # was drawn on the way out need not be opened to its owner first.
         state.over = True
         state.end_reason = reason
-        _ledger(state).to_open.clear()
+        as_sealed(SealedVGState, state).ledger.to_open.clear()
 
     def score(self, state: VGState, events: list[Event]) -> None:
         assert state.end_reason is not None
