@@ -48,10 +48,8 @@ from protocol.sealed.draws import Draws, draw_commitment
 from protocol.sealed.errors import Caught, DeckTampered, Finding
 from protocol.sealed.group import (
     SCALAR_BYTES,
-    BadElement,
     N,
     RandomBytes,
-    check_element,
     commit,
     scalar_from,
 )
@@ -66,7 +64,7 @@ from protocol.sealed.messages import (
     encode,
 )
 from protocol.sealed.moves import sign_move
-from protocol.sealed.pass_proof import Sealed, judge
+from protocol.sealed.passing import Moves, scalars_of
 from protocol.sealed.shuffle import SeatSecrets, mask_and_shuffle, rekey
 from protocol.sealed.signing import SignedStep, Step, sign, table_signing_key, verify
 from protocol.sealed.transcript import Transcript
@@ -98,105 +96,6 @@ def load_key(sender: int, raw: bytes) -> Ed25519PublicKey:
         return Ed25519PublicKey.from_public_bytes(raw)
     except ValueError:
         raise Caught(sender, "malformed", "not an Ed25519 public key") from None
-
-
-def _scalars(body: Any) -> dict[int, int]:
-    return {p: int.from_bytes(y, "big") for p, y in body["scalars"]}
-
-
-@dataclass
-class Moves:
-    """The private transfers of a round, as every party keeps them (public: who, not what).
-    `keepers`: each opened position's first owner, the one seat whose scalar is still secret.
-    `passing`: positions asked to be passed (`seal_open` of an opened position) to a seat.
-    `keys`: the new owner's `pass_key` element, once it was relayed. `passed`: every seat a
-    position was passed to."""
-
-    keepers: dict[int, int] = field(default_factory=dict)
-    passing: dict[int, int] = field(default_factory=dict)
-    keys: dict[int, bytes] = field(default_factory=dict)
-    passed: dict[int, set[int]] = field(default_factory=dict)
-    given: dict[int, dict[int, tuple[bytes, Sealed]]] = field(default_factory=dict)
-    """Every pass made, by new owner, then position: its `pass_key` element and what the `pass`
-    carried (`protocol.sealed.pass_proof`: what a wrong pass is judged by)."""
-
-    def ask(self, owners: dict[int, int], to: int, positions: Sequence[int], blame: int) -> None:
-        """A `seal_open` of positions already opened: each goes to `to` by a transfer."""
-        again = [
-            p
-            for p in positions
-            if owners.get(p) == to or to in self.passed.get(p, ()) or p in self.passing
-        ]
-        if again or not all(p in owners for p in positions):
-            raise Caught(blame, "reopened", f"positions {sorted(positions)} cannot go to seat {to}")
-        for p in positions:
-            self.passing[p] = to
-
-    def on_key(self, step: Step, blame: int) -> None:
-        """The new owner's `pass_key`: only for positions being passed to its signer."""
-        positions = list(step.body["positions"])
-        stray = [p for p in positions if self.passing.get(p) != step.seat or p in self.keys]
-        if stray or not positions or len(set(positions)) != len(positions):
-            raise Caught(blame, "unrequested", f"seat {step.seat} keyed positions {positions}")
-        try:
-            check_element(step.body["key"])
-        except BadElement as e:
-            raise Caught(step.seat, "bad_element", str(e)) from None
-        for p in positions:
-            self.keys[p] = step.body["key"]
-
-    def on_pass(self, step: Step, blame: int) -> None:
-        """A keeper's `pass`: of positions it keeps, to the seat whose key asked for them."""
-        to = step.body["to"]
-        positions = [p for p, _ in step.body["scalars"]]
-        wrong = [
-            p
-            for p in positions
-            if self.keepers.get(p) != step.seat or self.passing.get(p) != to or p not in self.keys
-        ]
-        if wrong or not positions or len(set(positions)) != len(positions):
-            raise Caught(blame, "out_of_turn", f"seat {step.seat} passed positions {positions}")
-        try:
-            check_element(step.body["key"])
-        except BadElement as e:
-            raise Caught(step.seat, "bad_element", str(e)) from None
-
-    def done(self, step: Step, owners: dict[int, int]) -> None:
-        to = step.body["to"]
-        for p, sealed in step.body["scalars"]:
-            kept = (self.keys[p], (step.seat, step.body["key"], sealed))
-            self.given.setdefault(to, {})[p] = kept
-            owners[p] = to
-            self.passed.setdefault(p, set()).add(to)
-            del self.passing[p]
-            del self.keys[p]
-
-    def judge(self, step: Step, commitments: Mapping[int, Sequence[bytes]]) -> Finding:
-        """A `wrong_pass` step: who is at fault (`protocol.sealed.pass_proof`)."""
-        given = self.given.get(step.seat, {})
-        return judge(
-            step.seat,
-            step.round,
-            list(step.body["positions"]),
-            int.from_bytes(step.body["secret"], "big"),
-            {p: key for p, (key, _) in given.items()},
-            {p: passed for p, (_, passed) in given.items()},
-            commitments,
-        )
-
-    def knows(self, seat: int, p: int) -> bool:
-        """`seat` was shown the card at `p`: its keeper, or a seat it was passed to."""
-        return self.keepers.get(p) == seat or seat in self.passed.get(p, ())
-
-    def holder_scalars(self, step: Step) -> dict[int, tuple[int, int]]:
-        """Reveal scalars of positions passed to the signer are its keeper's: position ->
-        (whose scalar, the scalar)."""
-        out = {}
-        for p, y in _scalars(step.body).items():
-            keeper = self.keepers.get(p, step.seat)
-            moved = keeper != step.seat and step.seat in self.passed.get(p, ())
-            out[p] = (keeper if moved else step.seat, y)
-        return out
 
 
 def _on_reveal_scalars(r: SealedRound, moves: Moves, step: Step) -> None:
@@ -631,7 +530,7 @@ class SeatDriver:
                 raise self._refuse(
                     "unrequested", f"seat {step.seat} opened position {p} to seat {to}"
                 )
-        r.on_scalars(step.seat, _scalars(step.body))
+        r.on_scalars(step.seat, scalars_of(step.body))
 
     def _open_mine(self, mine: SeatRound) -> None:
         r, s = mine.round, mine.secrets
@@ -805,7 +704,7 @@ class RelayDriver:
             asked = [p for p, _ in step.body["scalars"] if kept.owners.get(p) != to]
             if asked:
                 raise Caught(sender, "unrequested", f"opened positions {asked} to seat {to}")
-            r.on_scalars(sender, _scalars(step.body))
+            r.on_scalars(sender, scalars_of(step.body))
         elif step.kind == "pass_key":
             kept.moves.on_key(step, sender)
         elif step.kind == "pass":

@@ -26,7 +26,7 @@ from netcards.sealed_game import SealedGame, draw_requests, public_chances, to_s
 from protocol.sealed.deck import SealedRound
 from protocol.sealed.errors import Caught
 from protocol.sealed.messages import SealMessage, SealOpen, SealReveal, SealRound
-from protocol.sealed.round_driver import Moves
+from protocol.sealed.passing import Moves
 
 HOST = -1
 """How a finding names the host (the relay), which is no seat number."""
