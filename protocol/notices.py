@@ -20,6 +20,10 @@ ENGLISH = {
     "closed": "the host closed the table",
     "changed": "the table is now {game} with {players} seats",
     "bot_left": "{name} leaves: the table has fewer seats now",
+    "waiting": "the game waits for {name}: only their own program holds their seat's secrets",
+    "cheated": "{name} was caught cheating ({kind}): {detail}",
+    "broken": "{name} found the deck tampered with: the game stops, and the secrets every seat "
+    "publishes now will show who did it",
 }
 
 

@@ -21,6 +21,12 @@ TEMPLATES = {
     ),
     "changed": N_("the table is now {game} with {players} seats"),
     "bot_left": N_("{name} leaves: the table has fewer seats now"),
+    "waiting": N_("the game waits for {name}: only their own program holds their seat's secrets"),
+    "cheated": N_("{name} was caught cheating ({kind}): {detail}"),
+    "broken": N_(
+        "{name} found the deck tampered with: the game stops, and the secrets every seat "
+        "publishes now will show who did it"
+    ),
 }
 
 

@@ -214,10 +214,12 @@ class SealedPlay(SessionCore):
                 if member.joined:
                     self._send(member, self._results[0])
             self._log("the sealed game is over: its audit follows")
-        if host.claims and not self._sealed_broken_told:
-            self._sealed_broken_told = True
-            names = ", ".join(f"seat {s + 1}" for s in sorted(host.claims))
-            self._log(f"{names} found the deck tampered with: every seat publishes its secrets")
+        for seat in sorted(host.claims - self._sealed_broken_told):
+            # Every player reads it: the game stops here, and why.
+            self._sealed_broken_told = self._sealed_broken_told | {seat}
+            name = table.seats[seat].name if 0 <= seat < len(table.seats) else "?"
+            self._log(f"seat {seat + 1} found the deck tampered with: every seat shows its secrets")
+            self._notice("broken", seat=seat, name=name)
         if host.verdict is not None and host.stopped and not self._sealed_done:
             self._sealed_done = True
             self._log(f"the game stopped; the host's check: {host.verdict}")
@@ -239,7 +241,8 @@ class SealedPlay(SessionCore):
             self._out.append(Finished())
 
     _sealed_done: bool = False
-    _sealed_broken_told: bool = False
+    _sealed_broken_told: frozenset[int] = frozenset()
+    """The seats whose `broken` step the players were told of (a `broken` notice each)."""
 
     def _sealed_send(self, out: list[Outgoing]) -> None:
         assert self.sealed_memory is not None

@@ -122,3 +122,31 @@ def test_the_keep_alive_times_are_the_code_s() -> None:
         f"has waited {client.silence_timeout:g} seconds for a byte from the host "
         f"({client.connect_timeout:g} during the handshake)" in text
     )
+
+
+def test_every_notice_code_a_player_is_shown_has_words_in_every_language() -> None:
+    """The `notice` codes docs/protocol.md lists, each with its arguments: the app shows every
+    one it does not act on itself in the player's words (English, French, Dutch), never as a
+    code and a raw map of arguments."""
+    from ui import i18n, notices
+
+    text = DOC[DOC.index("Codes (arguments):") : DOC.index("A client shows an unknown code")]
+    listed = dict(re.findall(r"`([a-z_]+)`\s+\(((?:`[a-z_]+`(?:,\s*)?)*|no arguments)\)", text))
+    acted_on = {"sealed_history", "taken_back", "closed", "last_game"}  # the client's own
+    assert {"waiting", "cheated", "broken", "away", "stand_in"} <= set(listed)
+    for language in ("en", "fr", "nl"):
+        i18n.use(language)
+        try:
+            for code, names in listed.items():
+                if code in acted_on:
+                    continue
+                args = {name: f"<{name}>" for name in re.findall(r"`([a-z_]+)`", names)}
+                said = notices.say(code, args)
+                assert not said.startswith(f"{code}:"), (language, code, said)
+                assert all(value in said for key, value in args.items() if key != "seat"), (
+                    language,
+                    code,
+                    said,
+                )
+        finally:
+            i18n.use("en")
