@@ -622,6 +622,19 @@ def test_leader_exchanges_in_words_for_each_seat() -> None:
     assert line == "Ann's turtle took 1 card from Bob"
 
 
+def test_at_a_sealed_table_the_thief_reads_its_turtle_in_its_own_words() -> None:
+    """A sealed engine tells the thief of its steal before the cards are opened to it: its
+    event carries the count, not the cards. The line is still the thief's own ("Your turtle"),
+    never the name form ("You's turtle")."""
+    one = make_state([[R("red", 1), R("red", 7)], [R("blue", 3)], [R("green", 3), R("green", 4)]])
+    events = run(one, (0, P(R("red", 1))), (0, ChooseVictim(1)))
+    take = next(e for e in events if e.kind == "leader_take")
+    sealed = Event(take.kind, take.public)  # what the thief knows before the opening
+    client = FakeClient(view={}, seat=0, names=NAMES, to_act=frozenset())
+    screen = VelonimoScreen(FakeSession(client))  # type: ignore[arg-type]
+    assert screen.describe(sealed.for_seat(0)) == "Your turtle took 1 card from Bob"
+
+
 def test_finishing_the_next_leader_and_the_rounds_in_words() -> None:
     state = make_state(
         [[R("red", 7)], [R("blue", 3), R("blue", 2)], [R("green", 3), R("green", 4)]],

@@ -644,6 +644,12 @@ class VelonimoScreen(GameScreen):
                 "Your turtles took {cards} from {name}",
                 len(cards),
             ).format(cards=cards_words(cards), name=self.name_of(victim))
+        if thief == self.seat:  # at a sealed table, before the cards reach us
+            return ngettext(
+                "Your turtle took {n} card from {name}",
+                "Your turtles took {n} cards from {name}",
+                count,
+            ).format(n=count, name=self.name_of(victim))
         if cards is not None and victim == self.seat:
             return ngettext(
                 "{name}'s turtle took your {cards}",
