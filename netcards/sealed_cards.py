@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from netcards.errors import IllegalAction, StepPending
+from netcards.event import Event
 
 if TYPE_CHECKING:
     from netcards.sealed_choices import Opening
@@ -109,6 +110,41 @@ class Knowledge:
 
     def resolve_all(self, xs: Iterable[int]) -> list[int]:
         return [self.resolve(x) for x in xs]
+
+
+def seat_event(event: Event, seat: int, knowledge: Knowledge) -> dict[str, Any]:
+    """`event` as `seat`'s own program shows it (`Event.for_seat`), its private part read
+    through the seat's knowledge. A sealed engine's rules are the classic ones over slots, so
+    the part of an event only its seat sees names slots where the classic game's names cards
+    (a card put face down, the cards drawn); the seat knows them, and its screen, its log and
+    its bot read card ids. A part naming a slot the seat does not know (yet) is left out, and
+    the words for another seat's move say it."""
+    out: dict[str, Any] = {"kind": event.kind}
+    for key, value in event.public.items():
+        out[key] = value if key == "slots" else _resolved(value, knowledge, strict=False)
+    for key, value in event.private.get(seat, {}).items():
+        try:
+            out[key] = _resolved(value, knowledge, strict=True)
+        except HiddenCardNeeded:
+            continue
+    return out
+
+
+def _resolved(value: Any, knowledge: Knowledge, strict: bool) -> Any:
+    """`value` with every slot `knowledge` knows turned into its card; one it does not know
+    raises `HiddenCardNeeded` (`strict`) or stays a slot (a public part: a card everyone will
+    see once it is shown, such as Velonimo's new reward, which the screen then says unnamed)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        if strict or not is_slot(value) or knowledge.knows(value):
+            return knowledge.resolve(value)
+        return value
+    if isinstance(value, list | tuple):
+        return [_resolved(v, knowledge, strict) for v in value]
+    if isinstance(value, dict):
+        return {k: _resolved(v, knowledge, strict) for k, v in value.items()}
+    return value
 
 
 PUBLIC = Knowledge()

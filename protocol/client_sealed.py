@@ -35,7 +35,7 @@ from netcards.errors import GameError
 from netcards.fairdeal import NOT_CHECKED, Verdict
 from netcards.game import Outcome
 from netcards.registry import get_game
-from netcards.sealed_cards import HiddenCardNeeded
+from netcards.sealed_cards import HiddenCardNeeded, seat_event
 from netcards.sealed_game import public_seed, sealed_engine
 from protocol.client_notices import DealChecked, Fatal, Notice, TableSays, ViewChanged
 from protocol.errors import RemoteProtocolError
@@ -265,7 +265,10 @@ class SealedClient:
             if msg.seat == self.seat:
                 self.awaiting = False
         # The game's log is what our own engine saw happen, never the host's word.
-        events = tuple(e.for_seat(self.seat) for e in seat.mirror.events[self._sealed_logged :])
+        knowledge = seat.mirror.knowledge
+        events = tuple(
+            seat_event(e, seat.seat, knowledge) for e in seat.mirror.events[self._sealed_logged :]
+        )
         self._sealed_logged = len(seat.mirror.events)
         self.log.extend(events)
         self._notify(ViewChanged(events))

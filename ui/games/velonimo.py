@@ -29,6 +29,7 @@ from netcards.games.velonimo.actions import (
 from netcards.games.velonimo.cards import COLOUR, VALUE, is_hare
 from netcards.games.velonimo.choices import jersey_wearable
 from netcards.games.velonimo.combos import JERSEY_BONUS, combination_value
+from netcards.sealed_cards import is_slot
 from ui.games.base import GameScreen
 from ui.i18n import N_, NP_, _, ngettext, pgettext
 from ui.session import Session
@@ -591,9 +592,15 @@ class VelonimoScreen(GameScreen):
         if kind == "reward_revealed":
             if event["card"] is None:
                 return _("The draw pile is empty: no new reward")
+            if is_slot(event["card"]):  # a sealed table: turned up for everyone just after
+                return _("A new reward is turned up ({n} left in the draw pile)").format(
+                    n=event["draw_pile"]
+                )
             return _("New reward: {card} ({n} left in the draw pile)").format(
                 card=card_word(event["card"]), n=event["draw_pile"]
             )
+        if kind == "reveal" and event.get("seat") is None and event.get("cards"):
+            return _("The new reward is {card}").format(card=card_word(event["cards"][0]))
         if kind == "round_end":
             return self.describe_round_end(event)
         if kind == "round_start":
