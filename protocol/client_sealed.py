@@ -255,7 +255,7 @@ class SealedClient:
             and engine.outcome(state) is None
             and not state.over
             and self._sealed_catching_up == 0
-            and not seat.broken
+            and not seat.stopped
         )
         with contextlib.suppress(HiddenCardNeeded):  # a card drawn last, not opened: kept as was
             self.view = seat.view()
@@ -326,6 +326,13 @@ class SealedClient:
         if seat is not None:
             with contextlib.suppress(GameError, HiddenCardNeeded, NotImplementedError):
                 self.standings = seat.engine.standings(seat.state)
+        if seat is not None and seat.driver.proved is not None:
+            # This seat proved a pass to it wrong, and the host closed the table without
+            # relaying the proof back: the cheat is named all the same.
+            verdict = describe(seat.driver.proved)
+            self.sealed_verdict = verdict
+            self.verdict = Verdict([verdict.removeprefix(NOT_VERIFIED)])
+            return
         self._not_checked(self._unpublished())
 
     def _not_checked(self, why: list[str]) -> Verdict:

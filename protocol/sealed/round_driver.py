@@ -209,6 +209,9 @@ class SeatDriver:
         """Why this seat found the deck tampered with (an element unmasked to no card of its
         round, or to a card found at another position), if it did: its game then stops and
         every seat publishes its secrets, so that the audit names who did it."""
+        self.proved: Finding | None = None
+        """Whom this seat's own `wrong_pass` proof names: its game stops there, whether or not
+        the relay ever sends the proof back."""
 
     def _found(self, exc: DeckTampered) -> None:
         self.tampered = self.tampered or str(exc)
@@ -518,6 +521,10 @@ class SeatDriver:
             return self._pass(mine, msg.round, held) if held else []
         if step.kind == "pass":
             mine.moves.done(step, mine.owners)
+            said = proof[0] if proof else None
+            if isinstance(said, SealStep) and self.proved is None:
+                # Judged as every program judges it: this seat needs no echo to know the keeper.
+                self.proved = mine.moves.judge(said.signed(self.table).step, r.commitments)
             return proof
         return self._my_turn(msg.round)
 

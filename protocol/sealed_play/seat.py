@@ -115,10 +115,17 @@ class SealedSeat:
 
     def legal_actions(self) -> list[Action]:
         """This seat's moves now (sealed actions), none while a step is still to be done, nor
-        once the deck was found tampered with."""
-        if self.broken:
+        once the game stopped (`stopped`)."""
+        if self.stopped:
             return []
         return self.engine.legal_actions(self.state, self.seat, self.mirror.knowledge)
+
+    @property
+    def stopped(self) -> bool:
+        """No move is made any more: the deck was found tampered with (`broken`), or this seat
+        proved a card passed to it wrong (`driver.proved`, which names the keeper whether or
+        not the host ever relays the proof back)."""
+        return self.broken or self.driver.proved is not None
 
     @property
     def broken(self) -> bool:
@@ -154,6 +161,8 @@ class SealedSeat:
         """What to send for `action` (classic or sealed): a card played is shown first."""
         if self.broken:
             raise GameError("the deck was found tampered with: the game stops for the audit")
+        if self.driver.proved is not None:
+            raise GameError(f"a card passed to this seat was wrong: {self.driver.proved}")
         sealed = choices.seal_action(
             self.engine, self.state, self.seat, action, self.mirror.knowledge, self._nonce
         )

@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from netcards.errors import GameError
+from netcards.games.velonimo.actions import Pass
 from netcards.games.velonimo.rules import Velonimo
 from netcards.games.velonimo.sealed import SealedVelonimo
 from netcards.sealed_cards import is_slot
@@ -320,3 +322,41 @@ def test_a_seat_that_calls_an_honest_pass_wrong_is_named_for_a_false_alarm() -> 
         with pytest.raises(Caught) as named:
             seat.receive(harness.wire(proof))
         assert (named.value.seat, named.value.kind) == (liar, "false_alarm")
+
+
+def test_a_receiver_that_proved_a_pass_wrong_stops_and_names_the_keeper_without_the_echo() -> None:
+    """The keeper is the host's accomplice (or its bot), and the host swallows the receiver's
+    `wrong_pass` proof instead of relaying it, to play on as if nothing was proved: the
+    receiver's own program judged its proof as every program does, names the keeper, and
+    makes no move (its hand lacks the card it could not open)."""
+    table = VelonimoTable(3, [0, 1, 2], seed=2)
+    cheated: list[int] = []
+    swallowed: list[tuple[int, SealStep]] = []
+
+    def lying_keeper_and_silent_host(seat: int, replies: list[SealMessage]) -> list[SealMessage]:
+        out: list[SealMessage] = []
+        for msg in replies:
+            sent = msg
+            if isinstance(msg, SealStep) and msg.kind == "pass" and not cheated:
+                (p, sealed), *rest = msg.body["scalars"]
+                bent = bytes([sealed[0] ^ 1]) + sealed[1:]
+                body = {**msg.body, "scalars": [[p, bent], *rest]}
+                sent = table.seats[seat].driver.sign("pass", body, msg.round)
+                cheated.append(seat)
+            if isinstance(msg, SealStep) and msg.kind == "wrong_pass":
+                swallowed.append((seat, msg))
+                continue
+            out.append(sent)
+        return out
+
+    table.replies = lying_keeper_and_silent_host
+    table.start()
+    table.play_until(lambda: bool(swallowed))
+    assert cheated and swallowed, "a card was passed wrong and proved so"
+    receiver = table.seats[swallowed[0][0]]
+    assert not table.host.stopped, "the host never saw the proof"
+    assert receiver.legal_actions() == []
+    with pytest.raises(GameError):
+        receiver.act(Pass())
+    proved = receiver.driver.proved
+    assert proved is not None and (proved.seat, proved.kind) == (cheated[0], "wrong_scalar")
