@@ -264,12 +264,17 @@ class SealedClient:
             self.seq = msg.seq
             if msg.seat == self.seat:
                 self.awaiting = False
-        # The game's log is what our own engine saw happen, never the host's word.
+        # The game's log is what our own engine saw happen, never the host's word. Cards on
+        # their way to us (drawn, dealt, taken) are named once they are opened to us, a moment
+        # later: until then the log waits, so that it says "You drew 20 km", not "2 cards".
         knowledge = seat.mirror.knowledge
+        opening = any(to == seat.seat for to, _ in engine.to_open(state))
+        upto = self._sealed_logged if opening and not seat.stopped else len(seat.mirror.events)
         events = tuple(
-            seat_event(e, seat.seat, knowledge) for e in seat.mirror.events[self._sealed_logged :]
+            seat_event(e, seat.seat, knowledge)
+            for e in seat.mirror.events[self._sealed_logged : upto]
         )
-        self._sealed_logged = len(seat.mirror.events)
+        self._sealed_logged = upto
         self.log.extend(events)
         self._notify(ViewChanged(events))
         if seat.verdict is not None and self.sealed_verdict is None:
