@@ -46,6 +46,7 @@ from netcards.sealed_cards import (
     Knowledge,
     StepPending,
     is_slot,
+    seat_event,
 )
 
 SEALED = SealedVelonimo()
@@ -81,9 +82,11 @@ class Instance:
     state: SealedVelonimoState
     knowledge: Knowledge = field(default_factory=Knowledge)
     public_events: list[dict[str, Any]] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
 
     def record(self, events: list[Event]) -> None:
         self.public_events += [{"kind": e.kind, **e.public} for e in events]
+        self.events += events
 
 
 def _without_rng(data: dict[str, Any]) -> dict[str, Any]:
@@ -114,6 +117,7 @@ class Simulation:
         self.classic_game = ForcedVelonimo(self.orders, random.Random(seed * 11 + 1))
         self.classic = self.classic_game.setup(classic_config, make_seed(f"classic {seed}"))
         self.classic_events: list[dict[str, Any]] = []
+        self.classic_raw: list[Event] = []
         self.truth: dict[int, int] = {}
         self.lawful: list[set[int]] = [set() for _ in range(players)]  # slots opened to a seat
         self.held: list[set[int]] = [set() for _ in range(players)]  # slots once in its hand
@@ -240,6 +244,7 @@ class Simulation:
         seat = self.host.state.current
         classic_events = self.classic_game.apply(self.classic, seat, self.classic_of(action))
         self.classic_events += [{"kind": e.kind, **e.public} for e in classic_events]
+        self.classic_raw += classic_events
         for e in classic_events:
             self.counts[e.kind] += 1
         for inst in self.everyone:
@@ -526,6 +531,32 @@ def test_sealed_actions_and_state_round_trip() -> None:
     data = sim.host.state.to_data()
     assert SealedVelonimoState.from_data(data).to_data() == data
     assert sim.host.state.copy().to_data() == data
+
+
+def _same_cards(value: Any) -> Any:
+    return sorted(value) if isinstance(value, list) else value
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_each_seat_reads_its_private_part_of_every_event_as_the_classic_game_gives_it(
+    players: int,
+) -> None:
+    """A seat's program writes its log from its own engine's events read through what it knows
+    (`seat_event`): the cards a turtle took from it or for it, the card given back to it or by
+    it, its water carriers' draw, its hand. Each is told there as the classic game tells it, or
+    the log says "a card" where the seat knows which (the order of a list aside: slots are not
+    in card order)."""
+    for seed in range(3):
+        sim = Simulation(players, seed * 17 + players, difficulties=[1, 2])
+        sim.play()
+        classic = sim.classic_raw
+        for seat, inst in enumerate(sim.seats):
+            sealed = [e for e in inst.events if e.kind != "reveal"]
+            assert [e.kind for e in sealed] == [e.kind for e in classic]
+            for ours, theirs in zip(sealed, classic, strict=True):
+                told = seat_event(ours, seat, inst.knowledge)
+                for key, value in theirs.private.get(seat, {}).items():
+                    assert _same_cards(told.get(key)) == _same_cards(value), (theirs.kind, key)
 
 
 def test_nothing_is_revealed_for_scoring() -> None:

@@ -153,9 +153,11 @@ _RULES = _SealedRules()
 
 
 def _public(events: list[Event]) -> list[Event]:
-    """The events without private or secret parts: at a sealed table what a seat learns of a
-    card comes from an opening, and the engine holds no secret (those parts would name slots)."""
-    return [Event(e.kind, e.public) for e in events]
+    """The events without their secret part (the hands left at a round's end: nobody holds
+    them). A private part names the slots of the seat's own cards (its hand, its water
+    carriers' draw, the cards a turtle took from it or for it, the card given back): its
+    program reads them through what it knows (`seat_event`), as the classic game names them."""
+    return [Event(e.kind, e.public, e.private) for e in events]
 
 
 def _reveal_event(seat: int | None, cards: Mapping[int, int]) -> Event:
