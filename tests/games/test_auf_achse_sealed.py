@@ -41,6 +41,7 @@ from netcards.sealed_cards import (
     Knowledge,
     StepPending,
     is_slot,
+    seat_event,
 )
 from netcards.sealed_choices import ChoiceRefused, CommitmentMismatch, Opening
 
@@ -301,6 +302,29 @@ def _commit_all_but_open_none(sim: Simulation) -> dict[int, Opening]:
         openings[seat] = sim.seats[seat].knowledge.openings[(step.index, seat)]
     assert SEALED.choice_openings(sim.host.state) == sorted(openings)
     return openings
+
+
+def test_a_seats_own_program_tells_it_what_it_chose_and_no_other_program_can() -> None:
+    """The classic game tells a seat the cards of its own simultaneous choice ("You chose 20 km
+    for your run"); sealed, only the chooser's program knows them (its opening, kept since it
+    committed), so only its engine's event names them, read through what it knows. Without
+    them its log said "You chose a run card", in French "Vous a choisi une carte de course"."""
+    sim = _ready()
+    seat = min(SEALED.to_act(sim.host.state))
+    action = sim.choose(seat)
+    assert isinstance(action, ChooseSlots)
+    chosen = sim.seats[seat].knowledge.resolve_all(action.slots)
+    inst = sim.seats[seat]
+    commit = SEALED.seal_action(inst.state, seat, action, inst.knowledge, nonce=bytes(32))
+    told = {}
+    for who, other in [(None, sim.host), *enumerate(sim.seats)]:
+        (event,) = SEALED.apply(other.state, seat, commit, other.knowledge)
+        assert event.kind == "run_chosen"
+        reader = seat if who is None else who
+        told[who] = seat_event(event, reader, other.knowledge)
+    assert told[seat]["cards"] == chosen
+    assert all("cards" not in e for who, e in told.items() if who != seat)
+    assert all(e["count"] == 1 and e["seat"] == seat for e in told.values())
 
 
 def test_an_opening_that_does_not_match_its_commitment_is_refused_naming_the_seat() -> None:

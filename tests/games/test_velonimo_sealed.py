@@ -133,9 +133,10 @@ class Simulation:
 
     # -- the protocol, simulated -------------------------------------------------------------------
 
-    def settle(self) -> None:
+    def settle(self, show: bool = True) -> None:
         """What the protocol does after each action, until the engine asks for nothing more:
-        seal, open to owners, show to everyone, draw at random."""
+        seal, open to owners, show to everyone, draw at random (or, not `show`, stop before
+        showing anything)."""
         while True:
             host = self.host.state
             for inst in self.everyone:
@@ -160,6 +161,8 @@ class Simulation:
             for seat, slots in by_seat.items():
                 for inst in self.everyone:
                     SEALED.opened(inst.state, seat, slots)
+            if not show and SEALED.to_show(host):
+                return
             for slot in SEALED.to_show(host):
                 for inst in self.everyone:
                     inst.record(SEALED.show(inst.state, slot, self.truth[slot], inst.knowledge))
@@ -531,6 +534,38 @@ def test_sealed_actions_and_state_round_trip() -> None:
     data = sim.host.state.to_data()
     assert SealedVelonimoState.from_data(data).to_data() == data
     assert sim.host.state.copy().to_data() == data
+
+
+def test_a_reward_not_yet_turned_up_is_in_no_view_as_a_slot() -> None:
+    """The duel's reward is a slot of the draw pile until it is shown to everyone, just after
+    the hands are opened: a view made in between (a player's screen, a spectator's) must not
+    name the slot as a card (the duel's screen stopped on it). The seat's view waits for it,
+    as for a card of its hand not opened yet; the public view says no reward is up yet."""
+    sim = Simulation(2, 5)
+    sim.settle(show=False)
+    state = sim.host.state
+    assert SEALED.to_show(state) == [state.reward] and is_slot(state.reward)
+    assert state.reward is not None and not slots_in(SEALED.public_view(state))
+    for seat, inst in enumerate(sim.seats):
+        inst.knowledge.resolve_all(inst.state.hands[seat])  # its hand is opened to it
+        with pytest.raises(HiddenCardNeeded):
+            SEALED.view(inst.state, seat, inst.knowledge)
+    sim.settle()
+    for seat, inst in enumerate(sim.seats):
+        assert SEALED.view(inst.state, seat, inst.knowledge)["reward"] == state.reward
+    assert SEALED.public_view(state)["reward"] == state.reward
+
+
+def slots_in(value: Any) -> list[int]:
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, int):
+        return [value] if is_slot(value) else []
+    if isinstance(value, list | tuple):
+        return [s for v in value for s in slots_in(v)]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in slots_in(v)]
+    return []
 
 
 def _same_cards(value: Any) -> Any:

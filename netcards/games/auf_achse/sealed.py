@@ -499,7 +499,7 @@ class SealedAufAchse:
                 raise IllegalAction("that card is not in your hand")
             events = _RULES._odometer(state, seat, slot)
         elif kind is CommitChoice and state.phase in (RUN, FREE_ROAD):
-            events = self._commit(state, seat, action)
+            events = self._commit(state, seat, action, knowledge)
         elif kind is ChooseSlots:
             raise IllegalAction("a simultaneous choice is sent as its commitment, never as it is")
         elif kind not in (SealedOdometer, CommitChoice):
@@ -510,13 +510,22 @@ class SealedAufAchse:
         return events
 
     @staticmethod
-    def _commit(state: SealedAAState, seat: int, action: Action) -> list[Event]:
+    def _commit(
+        state: SealedAAState, seat: int, action: Action, knowledge: Knowledge
+    ) -> list[Event]:
+        """The choice goes in as its commitment. The program that made it (the seat's own, or
+        the host's for its bot) keeps the opening, and its event names the chosen slots in the
+        seat's private part, as the classic event names the cards: no other program can."""
         step = state.choices.current
         assert step is not None
         digest = items_digest(action.commitment)  # type: ignore[attr-defined]
         step.commit(seat, digest)
         kind = "run_chosen" if state.phase == RUN else "free_road_chosen"
-        return [Event(kind, {"seat": seat, "count": step.asked[seat], "waiting": step.to_commit()})]
+        public = {"seat": seat, "count": step.asked[seat], "waiting": step.to_commit()}
+        opening = knowledge.openings.get((step.index, seat))
+        if opening is None:
+            return [Event(kind, public)]
+        return [Event(kind, public, {seat: {"cards": list(opening.items)}})]
 
     # -- the end -----------------------------------------------------------------------------------
 

@@ -366,13 +366,21 @@ class SealedVelonimo:
     # -- views ---------------------------------------------------------------------------------------
 
     def public_view(self, state: SealedVelonimoState) -> dict[str, Any]:
-        return views.PUBLIC.build(state, None)
+        """The classic public view; a reward still face down (a slot of the draw pile, shown to
+        everyone a moment later) is no card yet: none is up."""
+        out = views.PUBLIC.build(state, None)
+        if out.get("reward") is not None and is_slot(out["reward"]):
+            out["reward"] = None
+        return out
 
     def view(self, state: SealedVelonimoState, seat: int, knowledge: Knowledge) -> dict[str, Any]:
-        """The classic view of `seat`: its hand, and the cards taken in an exchange it is part
-        of, resolved through its knowledge."""
+        """The classic view of `seat`: its hand, the reward, and the cards taken in an exchange
+        it is part of, resolved through its knowledge (`HiddenCardNeeded` until each is opened
+        to it: the seat's program keeps the view it had until then)."""
         out = views.PUBLIC.build(state, seat)
         out["hand"] = sorted(knowledge.resolve_all(state.hands[seat]))
+        if out.get("reward") is not None:
+            out["reward"] = knowledge.resolve(out["reward"])
         exchange = out.get("exchange")
         if exchange is not None and "taken" in exchange:
             exchange["taken"] = sorted(knowledge.resolve_all(state.taken))
