@@ -221,3 +221,17 @@ def test_the_day_s_summary_says_your_stand_in_walked_the_finish(language: str) -
     assert not any(STAND_IN[language] in line for line in lines[1:]), lines
     vg.session.client.moves = OwnMoves()
     assert not vg.summary_of(end)[1][0].startswith(STAND_IN[language])
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_your_own_choice_unnamed_reads_as_yours(language: str) -> None:
+    """A sealed player's program that rejoined no longer holds the openings of its past
+    choices: its log tells them unnamed. The sentence is still in the second person ("You
+    chose a run card"), never the third person's verb with "You" put in ("Vous a choisi")."""
+    i18n.use(language)
+    aa = screen(AufAchseScreen, AUF_ACHSE)
+    run = aa.describe({"kind": "run_chosen", "seat": 0, "count": 1})
+    road = aa.describe({"kind": "free_road_chosen", "seat": 0, "count": 2})
+    expected = {"en": "You chose", "fr": "Vous avez choisi", "nl": "Je koos"}[language]
+    assert run.startswith(expected), run
+    assert road.startswith(expected), road

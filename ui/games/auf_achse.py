@@ -367,6 +367,8 @@ class AufAchseScreen(GameScreen):
                 return _("You chose {card} for your run").format(
                     card=self.card_names(event["cards"])
                 )
+            if event.get("seat") == self.seat and not self.stand_in_move:
+                return _("You chose a run card")  # sealed, after a rejoin: the card is not known
             return _("{who} chose a run card").format(who=self.subject(event.get("seat")))
         if kind == "runs_added":
             return _("Run cards laid; runs: {lengths}").format(
@@ -396,6 +398,10 @@ class AufAchseScreen(GameScreen):
             if "cards" in event:
                 return _("You chose {cards} for your run").format(
                     cards=self.in_order(event["cards"])
+                )
+            if event.get("seat") == self.seat and not self.stand_in_move:
+                return ngettext("You chose {n} card", "You chose {n} cards", event["count"]).format(
+                    n=event["count"]
                 )
             return ngettext("{who} chose {n} card", "{who} chose {n} cards", event["count"]).format(
                 who=self.subject(event.get("seat")), n=event["count"]
