@@ -150,3 +150,46 @@ async def test_a_long_message_leaves_the_prompt_and_its_keys_in_sight() -> None:
         await pilot.pause(0.2)
         text = " ".join(screen_text(app).split())
     assert "Your turn: enter walks the card; r rests (draw one)" in text, text
+
+
+async def test_the_log_keeps_its_newest_line_in_sight_when_its_pane_grows_shorter() -> None:
+    """A second row of status (a message before the prompt) or a shorter window takes rows
+    from the log's pane: its newest line stays in sight, as long as nobody scrolled up."""
+    app = new_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_practice(pilot, "via-gladiola", 3)
+        screen, client = app.screen, app.screen.client
+        log = screen.query_one("#log", RichLog)
+        for _turn in range(12):
+            await wait_for_turn(pilot, client)
+            seq = client.seq
+            await pilot.press("r")
+            await wait_until(pilot, lambda s=seq: client.seq > s)
+            if log.max_scroll_y > 4:
+                break
+        await wait_for_turn(pilot, client)
+        await pilot.pause(0.2)
+        assert log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y
+        height = log.size.height
+        screen.say("Hint: walk with 33 (about 35% to win), and that is a long way to say it")
+        await pilot.pause(0.2)
+        assert screen.query_one("#status").size.height == 2 and log.size.height == height - 1
+        assert log.scroll_y == log.max_scroll_y
+        await pilot.resize_terminal(100, 32)  # wider: wrapped again, at the end
+        await pilot.pause(0.2)
+        assert log.scroll_y == log.max_scroll_y
+        height = log.size.height
+        await pilot.resize_terminal(100, 28)  # only shorter
+        await pilot.pause(0.2)
+        assert log.size.height == height - 4 and log.scroll_y == log.max_scroll_y
+        await pilot.press("pageup")  # scrolled up: the log stays where it was put
+        await pilot.pause(0.1)
+        where = log.scroll_y
+        assert where < log.max_scroll_y
+        await pilot.resize_terminal(100, 26)
+        await pilot.pause(0.2)
+        assert log.scroll_y == where
+        await pilot.press("pagedown", "pagedown", "pagedown")  # back at the end: it follows
+        await pilot.resize_terminal(100, 24)
+        await pilot.pause(0.2)
+        assert log.scroll_y == log.max_scroll_y

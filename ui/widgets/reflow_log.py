@@ -4,6 +4,11 @@ Textual's RichLog wraps a line once, at the width the log has when the line is w
 terminal made narrower then cuts the old lines off at the right edge (the game log and the
 chat sit in a column a resize squeezes most), and one made wider leaves them folded in a
 narrow strip. This log keeps what it was given and writes it all again at the new width.
+
+RichLog also scrolls to its end only when a line is written: a pane made shorter (a second
+row of status below it, a shorter window) keeps its top row and hides the newest lines below
+its bottom. This log is anchored to its end instead, until the reader scrolls up, and follows
+again once they are back at the end.
 """
 
 from __future__ import annotations
@@ -22,6 +27,19 @@ class ReflowLog(RichLog):
         self._deferred = 0
         """Lines written before the log had a width: RichLog keeps them back and writes them
         again, through `write`, once it has one. They are kept here already."""
+
+    def on_mount(self) -> None:
+        self.anchor()
+
+    def release_anchor(self) -> None:
+        # Every scroll by the reader lets go of the end, even one that goes nowhere (page down
+        # at the end): Textual takes the anchor back only when the position changes to the end.
+        super().release_anchor()
+        self.call_after_refresh(self.follow_if_at_end)  # after the scroll, itself deferred
+
+    def follow_if_at_end(self) -> None:
+        if self.is_vertical_scroll_end:
+            self.anchor()
 
     def write(self, content: Any, *args: Any, **kwargs: Any) -> Self:
         if not isinstance(content, str):
