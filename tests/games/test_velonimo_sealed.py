@@ -556,15 +556,17 @@ def test_a_reward_not_yet_turned_up_is_in_no_view_as_a_slot() -> None:
     assert SEALED.public_view(state)["reward"] == state.reward
 
 
-def slots_in(value: Any) -> list[int]:
+def slots_in(value: Any, named: str = "") -> list[int]:
+    """Every slot anywhere in `value` (a view, an event), but under a key `named` (one that
+    lists slots as slots, such as a reveal's `slots`)."""
     if isinstance(value, bool):
         return []
     if isinstance(value, int):
         return [value] if is_slot(value) else []
     if isinstance(value, list | tuple):
-        return [s for v in value for s in slots_in(v)]
+        return [s for v in value for s in slots_in(v, named)]
     if isinstance(value, dict):
-        return [s for v in value.values() for s in slots_in(v)]
+        return [s for k, v in value.items() if k != named for s in slots_in(v, named)]
     return []
 
 

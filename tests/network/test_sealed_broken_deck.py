@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from protocol.sealed.group import mul
-from protocol.sealed.messages import SealMessage, SealStep
+from protocol.sealed.messages import SealMessage
 from protocol.sealed.round_driver import SeatDriver
 from tests.network.test_sealed_table import sealed_game
+from tests.protocol.test_sealed_broken_deck import doubled
 
 CHEAT = 0
 
@@ -24,14 +24,7 @@ async def test_a_player_that_tampers_with_its_shuffle_is_named_by_every_program(
     def doubling(self: SeatDriver, number: int) -> list[SealMessage]:
         """Seat 0's program doubles every element of its mask step: no card of the deck."""
         out = honest_turn(self, number)
-        if self.seat != CHEAT:
-            return out
-        return [
-            self.sign("mask", {"elements": [mul(x, 2) for x in m.body["elements"]]}, number)
-            if isinstance(m, SealStep) and m.kind == "mask"
-            else m
-            for m in out
-        ]
+        return out if self.seat != CHEAT else [doubled(self, m) for m in out]
 
     monkeypatch.setattr(SeatDriver, "_my_turn", doubling)
     table, server, clients = await sealed_game(tmp_path, 3, bots=[2], within=60)

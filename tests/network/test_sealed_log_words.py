@@ -12,23 +12,11 @@ from typing import Any
 import pytest
 
 from netcards.registry import get_game
-from netcards.sealed_cards import is_slot
+from tests.games.test_velonimo_sealed import slots_in
 from tests.network.test_sealed_table import sealed_game
 from tests.protocol.test_sealed_game_choices import FAST
 from tests.ui.test_play_velonimo import FakeClient, FakeSession
 from ui.games import screen_class
-
-
-def slots_in(value: Any) -> list[int]:
-    if isinstance(value, bool):
-        return []
-    if isinstance(value, int):
-        return [value] if is_slot(value) else []
-    if isinstance(value, list | tuple):
-        return [s for v in value for s in slots_in(v)]
-    if isinstance(value, dict):
-        return [s for k, v in value.items() if k != "slots" for s in slots_in(v)]
-    return []
 
 
 @pytest.mark.parametrize(
@@ -44,7 +32,7 @@ async def test_a_sealed_games_log_names_cards_and_the_screen_says_every_line(
     assert client.log, "the game was logged"
     kinds = {e["kind"] for e in client.log}
     for event in client.log:
-        assert not slots_in(event) or event["kind"] == "reward_revealed", event
+        assert not slots_in(event, "slots") or event["kind"] == "reward_revealed", event
     game = get_game(title)
     fake = FakeClient(view={}, seat=client.seat or 0, names=["Ann", "Bot"], to_act=frozenset())
     fake.game, fake.config = game, client.config

@@ -12,25 +12,27 @@ import pytest
 from protocol.sealed.errors import Caught
 from protocol.sealed.group import mul
 from protocol.sealed.messages import SealMessage, SealStep
+from protocol.sealed.round_driver import SeatDriver
 from protocol.sealed_play.progress import HOST
 from protocol.sealed_play.seat import BROKEN, SealedSeat, secrets_body
 from tests.protocol.test_sealed_game_wire import Table, wire
 
 
+def doubled(driver: SeatDriver, msg: SealMessage) -> SealMessage:
+    """`msg`, if it is a mask step, with every element times 2, signed again by `driver` (a
+    modified program signs what it likes as its own): an element of no card of the deck, at
+    every position. Any other message as it is."""
+    if not (isinstance(msg, SealStep) and msg.kind == "mask"):
+        return msg
+    return driver.sign("mask", {"elements": [mul(x, 2) for x in msg.body["elements"]]}, msg.round)
+
+
 def doubling_masks(seat: SealedSeat) -> None:
-    """Seat's program publishes every element of its mask steps times 2 (signed as its own):
-    an element of no card of the deck, at every position."""
+    """Seat's program publishes every element of its mask steps times 2 (`doubled`)."""
     receive = seat.receive
 
     def tampering(msg: SealMessage) -> list[SealMessage]:
-        out = []
-        for reply in receive(msg):
-            if isinstance(reply, SealStep) and reply.kind == "mask":
-                doubled = [mul(x, 2) for x in reply.body["elements"]]
-                out.append(seat.driver.sign("mask", {"elements": doubled}, reply.round))
-            else:
-                out.append(reply)
-        return out
+        return [doubled(seat.driver, reply) for reply in receive(msg)]
 
     seat.receive = tampering  # type: ignore[method-assign]
 
@@ -46,12 +48,7 @@ def test_a_host_bot_that_tampers_with_its_shuffle_is_named_and_plays_no_move(bot
     honest_turn = driver._my_turn
 
     def doubling(number: int) -> list[SealMessage]:
-        return [
-            driver.sign("mask", {"elements": [mul(x, 2) for x in m.body["elements"]]}, number)
-            if isinstance(m, SealStep) and m.kind == "mask"
-            else m
-            for m in honest_turn(number)
-        ]
+        return [doubled(driver, m) for m in honest_turn(number)]
 
     driver._my_turn = doubling  # type: ignore[method-assign]
     table.start()
@@ -134,9 +131,8 @@ def test_a_host_that_shows_one_seat_a_doctored_step_cannot_pin_the_alarm_on_it()
     table = Table(3, [1, 2])
 
     def doctor(to: int, msg: SealMessage) -> SealMessage:
-        if to == 1 and isinstance(msg, SealStep) and (msg.kind, msg.seat) == ("mask", 0):
-            doubled = [mul(x, 2) for x in msg.body["elements"]]
-            return table.host.bots[0].sign("mask", {"elements": doubled}, msg.round)
+        if to == 1 and isinstance(msg, SealStep) and msg.seat == 0:
+            return doubled(table.host.bots[0], msg)
         return msg
 
     table.tamper = doctor
