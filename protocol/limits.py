@@ -7,7 +7,7 @@ A second implementation must apply the same numbers, or peers will refuse its me
 
 from __future__ import annotations
 
-PROTOCOL_VERSION = 4
+PROTOCOL_VERSION = 5
 """The version both ends announce in their hello; any difference ends the handshake."""
 
 LENGTH_PREFIX = 4

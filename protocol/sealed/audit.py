@@ -1,23 +1,23 @@
 """The end-of-game audit: every seat reveals its secrets and anyone recomputes every step.
 
-During the game a seat's mask-and-shuffle cannot be checked (that would need a proof of
-shuffle, which this version does not have): a seat could swap a card for another, or copy
-one, and be seen only when a position unmasks to no card or to a card already seen. At the end
-each seat publishes its secrets of every round (mask, permutation, re-key scalars), and the
-audit replays the round from its starting list, judging each step against its author's own
-secrets and the list it was given, in the order the steps were made. The first step that does
-not follow names its seat:
+Every mask-and-shuffle and re-key step was proved when it was made (`shuffle_proof`,
+`rekey_proof`), so a deck that reached the table is a true one. The audit is the second,
+independent check, and what lets every program know every card once the game is over (the
+replay, the claims): each seat publishes its secrets of every round (mask, permutation,
+re-key scalars), and the audit replays the round from its starting list, judging each step
+against its author's own secrets and the list it was given, in the order the steps were made.
+The first step that does not follow names its seat:
 
 - bad_secrets / withheld: the revealed secrets are not a mask, a permutation and one scalar
   per position, or the seat revealed none;
+- wrong_key: the revealed mask is not the one its mask step's key A = a·G committed to;
 - substituted: an output element is no element of the input under the seat's revealed scalars
   (a card swapped, or a mask other than the one revealed);
 - duplicated: an output position carries another position's card;
 - wrong_mask / wrong_rekey: the right elements in an order or under scalars other than the
   revealed ones;
 - wrong_commitment: a commitment that is not commit(y_ij) of the revealed y_ij;
-- wrong_scalar: a scalar published at an opening that is not the revealed y_ij (or n - y_ij,
-  which acts the same);
+- wrong_scalar: a scalar published at an opening that is not the revealed y_ij;
 - false_claim: a seat said it held, or played, a card its position does not hold.
 
 Because each step is checked against the list its author was given (as published, and
@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 
 from protocol.sealed.deck import SealedRound
 from protocol.sealed.errors import Finding
-from protocol.sealed.group import N, commit_many, inverse, mul, mul_each, mul_many, product
+from protocol.sealed.group import commit, commit_many, inverse, mul, mul_each, mul_many, product
 from protocol.sealed.shuffle import SeatSecrets, mask_and_shuffle, rekey_scalars
 
 
@@ -72,6 +72,8 @@ def audit(round_: SealedRound, secrets: Mapping[int, SeatSecrets | None]) -> Fin
     for seat, published in zip(round_.seats, round_.masked, strict=False):
         s = secrets[seat]
         assert s is not None
+        if round_.keys.get(seat) != commit(s.mask):
+            return Finding(seat, "wrong_key", "its revealed mask is not the one its key commits to")
         if tuple(mask_and_shuffle(given, s.mask, s.permutation)) != published:
             unmasked = mul_many(published, inverse(s.mask))
             return _mismatch(seat, "mask", given, published, unmasked, in_place=False)
@@ -90,7 +92,7 @@ def audit(round_: SealedRound, secrets: Mapping[int, SeatSecrets | None]) -> Fin
         s = secrets[seat]
         assert s is not None
         for position, y in sorted(round_.scalars.get(seat, {}).items()):
-            if y not in (s.rekeys[position], N - s.rekeys[position]):
+            if y != s.rekeys[position]:
                 return Finding(seat, "wrong_scalar", f"position {position}: not its revealed y")
     return None
 

@@ -3,7 +3,7 @@
 Each card id becomes `hash_to_group` of a label that names the protocol version, the game and
 the card, so that the elements of one game are useless in another (a seat cannot bring a
 masked card it learnt elsewhere) and nobody knows a discrete logarithm between two of them.
-The label is the canonical msgpack encoding of `["netcards sealed card v4", game_id, card_id]`
+The label is the canonical msgpack encoding of `["netcards sealed card v5", game_id, card_id]`
 (an array of a str, a bin and an int, each in its shortest form).
 """
 
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from protocol.sealed.canonical import canonical
 from protocol.sealed.group import hash_to_group
 
-CARD_LABEL = "netcards sealed card v4"
+CARD_LABEL = "netcards sealed card v5"
 
 
 def card_label(game_id: bytes, card_id: int) -> bytes:

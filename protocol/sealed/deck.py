@@ -19,10 +19,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
+from protocol.sealed import rekey_proof, shuffle_proof
 from protocol.sealed.cards import CardBook
+from protocol.sealed.challenge import list_digest
 from protocol.sealed.errors import Caught, DeckTampered
 from protocol.sealed.group import BadElement, N, check_element, commit, inverse, mul, product
+from protocol.sealed.rekey_proof import RekeyProof
+from protocol.sealed.shuffle_proof import BadProof, Context, ShuffleProof
 
 
 @dataclass
@@ -42,15 +47,35 @@ class SealedRound:
     """The y_ij published so far: seat -> position -> scalar."""
     opened: dict[int, int] = field(default_factory=dict)
     """The cards this party has seen so far, by position: no card may turn up twice."""
+    table: bytes = b""
+    """The table's id, and the round's number: what each step's proof is about."""
+    number: int = 0
+    keys: dict[int, bytes] = field(default_factory=dict)
+    """A = a·G by seat: the key each seat's mask step committed its mask to."""
 
     @classmethod
-    def of_cards(cls, book: CardBook, seats: Sequence[int], cards: Sequence[int]) -> SealedRound:
+    def of_cards(
+        cls,
+        book: CardBook,
+        seats: Sequence[int],
+        cards: Sequence[int],
+        table: bytes = b"",
+        number: int = 0,
+    ) -> SealedRound:
         """A round sealing `cards` (the whole deck, or public cards to reshuffle)."""
         if len(set(seats)) != len(seats) or len(seats) < 2:
             raise ValueError("a round needs two or more distinct seats")
         if len(set(cards)) != len(cards):
             raise ValueError("a card appears twice")
-        return cls(book, tuple(seats), tuple(book.element(c) for c in cards))
+        if not cards:
+            raise ValueError("a round seals one card or more")
+        return cls(
+            book, tuple(seats), tuple(book.element(c) for c in cards), table=table, number=number
+        )
+
+    def context(self, seat: int) -> Context:
+        """What `seat`'s next step is made from, as its proof names it."""
+        return Context(self.table, self.number, seat, list_digest(self.current))
 
     @property
     def size(self) -> int:
@@ -98,11 +123,43 @@ class SealedRound:
             raise Caught(seat, "duplicated", "the same element at two positions")
         return tuple(elements)
 
-    def on_mask(self, seat: int, elements: Sequence[bytes]) -> None:
-        self.masked.append(self._check_list(seat, "mask", elements))
+    def _check_input(self, seat: int, phase: str, body: Mapping[str, Any]) -> Context:
+        """The step says which list it was made from (its digest): the list this party holds
+        as the current one. A seat that holds another was shown other steps than the prover
+        was, which only the relay can do (it names the relay: `RELAY_CHECKS`); the relay, the
+        first to see the step, names its sender."""
+        ctx = self.context(seat)
+        if body["input"] != ctx.input:
+            raise Caught(
+                seat, "wrong_input", f"a {phase} step made from another list than this one"
+            )
+        return ctx
 
-    def on_rekey(self, seat: int, elements: Sequence[bytes], commitments: Sequence[bytes]) -> None:
-        checked = self._check_list(seat, "rekey", elements)
+    def on_mask(self, seat: int, body: Mapping[str, Any]) -> None:
+        """A mask-and-shuffle step (`elements`, `key`, `input`, `proof`), checked in full: the
+        list, then the proof that it is the current list permuted and masked by the scalar
+        `key` commits to. A step that fails is refused: it changes nothing."""
+        elements = self._check_list(seat, "mask", body["elements"])
+        ctx = self._check_input(seat, "mask", body)
+        key = body["key"]
+        try:
+            check_element(key)
+        except BadElement as e:
+            raise Caught(seat, "bad_element", f"key: {e}") from None
+        try:
+            proof = ShuffleProof.of_body(body["proof"])
+            shuffle_proof.verify(ctx, self.current, elements, key, proof)
+        except BadProof as e:
+            raise Caught(seat, "bad_proof", f"mask step: {e}") from None
+        self.masked.append(elements)
+        self.keys[seat] = key
+
+    def on_rekey(self, seat: int, body: Mapping[str, Any]) -> None:
+        """A re-key step (`elements`, `commitments`, `input`, `proof`), checked in full: the
+        list, the commitments, then the proof that each position was re-keyed from the same
+        position with the seat's mask swapped for the committed scalar."""
+        checked = self._check_list(seat, "rekey", body["elements"])
+        commitments = tuple(body["commitments"])
         if len(commitments) != self.size:
             raise Caught(seat, "malformed", "not one commitment per position")
         try:
@@ -110,8 +167,14 @@ class SealedRound:
                 check_element(c)
         except BadElement as e:
             raise Caught(seat, "bad_element", f"commitment: {e}") from None
+        ctx = self._check_input(seat, "rekey", body)
+        try:
+            proof = RekeyProof.of_body(body["proof"])
+            rekey_proof.verify(ctx, self.current, checked, commitments, self.keys[seat], proof)
+        except BadProof as e:
+            raise Caught(seat, "bad_proof", f"re-key step: {e}") from None
         self.rekeyed.append(checked)
-        self.commitments[seat] = tuple(commitments)
+        self.commitments[seat] = commitments
 
     def on_scalars(self, seat: int, scalars: Mapping[int, int]) -> None:
         """Seat publishes y_ij for some positions: each must open its commitment."""

@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 
 from protocol.sealed.errors import Caught
 
-COMMIT_LABEL = b"netcards sealed draw commitment v4"
-VALUE_LABEL = b"netcards sealed draw v4"
+COMMIT_LABEL = b"netcards sealed draw commitment v5"
+VALUE_LABEL = b"netcards sealed draw v5"
 NONCE_BYTES = 32
 
 

@@ -1,32 +1,26 @@
-"""The group the sealed deck computes in: the x-coordinates of P-256, through `cryptography`.
+"""The group the sealed deck computes in: the points of secp256k1, through `coincurve`.
 
 Mental poker needs encryption that commutes: a card masked by Ann then Bob must unmask in any
 order. Scalar multiplication in a prime-order group does (a·(b·C) = b·(a·C)), and a group whose
-discrete logarithm is hard keeps the masks secret. We use NIST P-256 (prime order n, cofactor
-1) and only the x-coordinate of a point: an element is the 32-byte big-endian x of a point, and
-`mul(x, k)` is x(k·P) for either point P with that x. Because x(k·(-P)) = x(-(k·P)) = x(k·P),
-the result does not depend on which of the two points we take, so x-only multiplication is
-well defined and commutative, and it is exactly what ECDH computes: load the point from its
-compressed encoding (0x02 || x), exchange with the private key k, get x(k·P).
+discrete logarithm is hard keeps the masks secret. Every step of a sealing round is also proved
+correct when it is made (`protocol.sealed.shuffle_proof`, `protocol.sealed.rekey_proof`), and
+those proofs add points: a permutation commitment is a sum, a proof's check is a linear
+combination of points. So the group must offer addition, not only Diffie-Hellman.
 
-Why P-256 through `cryptography` and not ristretto255 through libsodium, the textbook choice:
-the README's two commands must work on a fresh machine from PyPI wheels alone. `cryptography`
-is already a dependency (the link encryption), ships OpenSSL inside its wheels and exposes
-P-256 ECDH, which is all we need; ristretto255 would mean PyNaCl built against a system
-libsodium or an extra pure-Python curve. The price is small. Measured here (`cryptography` 51,
-a shared two-core machine): deriving a private key from a scalar 0.025 ms, decoding a point
-0.018 ms, one exchange 0.052 ms, so one `mul` 0.10 ms and a batch of one scalar over many
-elements about 0.07 ms an element; a whole sealed deal of Auf Achse at 5 seats (109 cards
-masked and shuffled, then re-keyed, by each seat, and 10 cards opened to each seat, every step
-signed and checked) takes about 0.2 s of one core, and its audit about 0.1 s
-(`python -m bench.sealed` prints the figures of the machine it runs on).
+Why secp256k1 through `coincurve`: the README's two commands must work on a fresh machine from
+PyPI wheels alone, and `coincurve`'s wheels carry libsecp256k1 itself. `cryptography` (already a
+dependency, for the links) offers P-256 only as ECDH, which returns an x-coordinate and has no
+addition; PyNaCl's ed25519 core functions add, but the curve has cofactor 8 (every received
+point would need a subgroup check) and they cost three times more. Measured on this project's
+two-core machine (`python -m bench.sealed` prints the figures of the machine it runs on): a
+multiplication by a scalar 0.022 ms, of the generator 0.014 ms, an addition 0.003 ms, against
+0.068 and 0.014 ms for PyNaCl's and 0.046 ms for an exchange on P-256. secp256k1 has prime
+order n and cofactor 1: every point of the curve but the identity is an element.
 
-The x-only subtlety: k and n-k act identically on x-coordinates (x((n-k)·P) = x(-(k·P))).
-It does not matter here because every party only ever uses a scalar through its action on
-elements: a seat that publishes n-k where it used k has published a scalar that removes and
-checks exactly like k (the commitment x(k·G) is the same too), so it gains nothing and hides
-nothing; an inverse taken mod n inverts either sign. Nothing in the protocol compares scalars
-themselves, only what they do to elements.
+An **element** is a point in its 33-byte compressed encoding (0x02 or 0x03 for the parity of
+y, then x, big-endian). The identity has no encoding and is never an element; a computation
+that lands on it (which an honest party meets with probability about 2^-256) is `None` here,
+and hashes as 33 zero bytes (`encode`), so that a proof that leads there simply fails.
 
 Card elements come from `hash_to_group` (try-and-increment), so that nobody, their author
 included, knows the discrete logarithm of one card element with respect to another or to the
@@ -40,29 +34,33 @@ import hashlib
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar, cast
 
-from cryptography.hazmat.primitives.asymmetric import ec
+from coincurve import PublicKey
 
-ELEMENT_BYTES = 32
+ELEMENT_BYTES = 33
 SCALAR_BYTES = 32
 
-P = 0xFFFFFFFF00000001000000000000000000000000FFFFFFFFFFFFFFFFFFFFFFFF
-"""The field prime of P-256."""
-B = 0x5AC635D8AA3A93E7B3EBBD55769886BC651D06B0CC53B0F63BCE3C3E27D2604B
-"""The curve's constant: y² = x³ - 3x + b."""
-N = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
+P = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEFFFFFC2F
+"""The field prime of secp256k1 (y² = x³ + 7)."""
+N = 0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141
 """The order of the group (prime; the cofactor is 1)."""
+G = bytes.fromhex("0279be667ef9dcbbac55a06295ce870b07029bfcdb2dce28d959f2815b16f81798")
+"""The generator, compressed."""
+IDENTITY = bytes(ELEMENT_BYTES)
+"""How the identity is hashed (it is never sent)."""
 
-HASH_LABEL = b"netcards sealed hash-to-group v1"
+HASH_LABEL = b"netcards sealed hash-to-group v5"
 REMEMBERED = 1 << 13
 """How many results of each group operation a process keeps (`_remembered`)."""
-_CURVE = ec.SECP256R1()
 
 RandomBytes = Callable[[int], bytes]
 """Where secrets come from (`os.urandom` at a table, a fixed stream in tests)."""
 
+Point = PublicKey
+"""A loaded element: what the proofs compute with."""
+
 
 class BadElement(ValueError):
-    """Bytes received as a group element that are not the x-coordinate of a point of P-256."""
+    """Bytes received as a group element that are not a compressed point of secp256k1."""
 
 
 class BadScalar(ValueError):
@@ -100,7 +98,7 @@ def forget_remembered() -> None:
 
 @_remembered
 def inverse(k: int) -> int:
-    """k⁻¹ mod n: the scalar that undoes k (and n-k)."""
+    """k⁻¹ mod n: the scalar that undoes k."""
     return pow(check_scalar(k), -1, N)
 
 
@@ -111,19 +109,23 @@ def product(scalars: Iterable[int]) -> int:
     return out
 
 
-def load(x: bytes) -> ec.EllipticCurvePublicKey:
-    """The point (either one) with x-coordinate `x`, refusing anything else as `BadElement`."""
-    if not isinstance(x, bytes) or len(x) != ELEMENT_BYTES:
-        raise BadElement("a group element is 32 bytes")
+def _bytes32(k: int) -> bytes:
+    return k.to_bytes(SCALAR_BYTES, "big")
+
+
+def load(x: bytes) -> Point:
+    """The point encoded by `x`, refusing anything else as `BadElement`."""
+    if not isinstance(x, bytes) or len(x) != ELEMENT_BYTES or x[0] not in (2, 3):
+        raise BadElement("a group element is 33 bytes: 02 or 03, then x")
     return _load(x)
 
 
 @_remembered
-def _load(x: bytes) -> ec.EllipticCurvePublicKey:
+def _load(x: bytes) -> Point:
     try:
-        return ec.EllipticCurvePublicKey.from_encoded_point(_CURVE, b"\x02" + x)
+        return PublicKey(x)
     except ValueError:
-        raise BadElement("not the x-coordinate of a point of P-256") from None
+        raise BadElement("not a point of secp256k1") from None
 
 
 def check_element(x: bytes) -> bytes:
@@ -131,20 +133,67 @@ def check_element(x: bytes) -> bytes:
     return x
 
 
-def _private(k: int) -> ec.EllipticCurvePrivateKey:
-    return ec.derive_private_key(check_scalar(k), _CURVE)
+def encode(point: Point | None) -> bytes:
+    """A point's 33 bytes; the identity's are 33 zero bytes (hashed, never sent)."""
+    return IDENTITY if point is None else point.format()
+
+
+# -- arithmetic on loaded points (the proofs') -----------------------------------------------
+
+
+def times(point: Point | None, k: int) -> Point | None:
+    """k·point, any integer k (taken mod n); the identity for k = 0 mod n."""
+    k %= N
+    if point is None or k == 0:
+        return None
+    return point.multiply(_bytes32(k))
+
+
+def base_times(k: int) -> Point | None:
+    """k·G, any integer k (taken mod n)."""
+    k %= N
+    return None if k == 0 else PublicKey.from_valid_secret(_bytes32(k))
+
+
+def total(points: Iterable[Point | None]) -> Point | None:
+    """The sum of `points` (the identity left out); None if it is the identity."""
+    present = [p for p in points if p is not None]
+    if not present:
+        return None
+    if len(present) == 1:
+        return present[0]
+    try:
+        return PublicKey.combine_keys(present)
+    except ValueError:  # the sum is the identity
+        return None
+
+
+def negate(point: Point | None) -> Point | None:
+    """-point: the same x, the other y (the other parity byte)."""
+    if point is None:
+        return None
+    raw = point.format()
+    return PublicKey(bytes([raw[0] ^ 1]) + raw[1:])
+
+
+def combination(terms: Iterable[tuple[int, Point | None]], base: int = 0) -> Point | None:
+    """base·G + Σ k·P over `terms`."""
+    return total([base_times(base), *(times(p, k) for k, p in terms)])
+
+
+# -- elements as bytes (the deck's) ------------------------------------------------------------
 
 
 @_remembered
 def mul(x: bytes, k: int) -> bytes:
-    """x(k·P) for the point P with x-coordinate `x`."""
-    return _private(k).exchange(ec.ECDH(), load(x))
+    """k·X for the element X encoded by `x`."""
+    return load(x).multiply(_bytes32(check_scalar(k))).format()
 
 
 def mul_many(xs: Sequence[bytes], k: int) -> list[bytes]:
-    """Every element times the same scalar: the private key is derived once."""
-    key = _private(k)
-    return [key.exchange(ec.ECDH(), load(x)) for x in xs]
+    """Every element times the same scalar."""
+    raw = _bytes32(check_scalar(k))
+    return [load(x).multiply(raw).format() for x in xs]
 
 
 def mul_each(xs: Sequence[bytes], ks: Sequence[int]) -> list[bytes]:
@@ -156,9 +205,8 @@ def mul_each(xs: Sequence[bytes], ks: Sequence[int]) -> list[bytes]:
 
 @_remembered
 def commit(y: int) -> bytes:
-    """x(y·G): the public key's x-coordinate, a binding commitment to y's action."""
-    point = _private(y).public_key().public_numbers()
-    return point.x.to_bytes(ELEMENT_BYTES, "big")
+    """y·G, a binding commitment to y."""
+    return PublicKey.from_valid_secret(_bytes32(check_scalar(y))).format()
 
 
 def commit_many(ys: Sequence[int]) -> list[bytes]:
@@ -166,23 +214,25 @@ def commit_many(ys: Sequence[int]) -> list[bytes]:
 
 
 def is_x_coordinate(x: int) -> bool:
-    """Whether x³ - 3x + b is a nonzero square mod p (Euler's criterion)."""
+    """Whether x³ + 7 is a nonzero square mod p (Euler's criterion)."""
     if not 0 <= x < P:
         return False
-    rhs = (x * x * x - 3 * x + B) % P
+    rhs = (x * x * x + 7) % P
     return rhs != 0 and pow(rhs, (P - 1) // 2, P) == 1
 
 
+@functools.lru_cache(maxsize=4096)
 def hash_to_group(label: bytes) -> bytes:
-    """An element nobody knows the discrete logarithm of: SHA-256(HASH_LABEL || len(label) as
-    4 bytes || label || counter as 4 bytes), big-endian, reduced mod p, for counter = 0, 1, ...
-    until the result is an x-coordinate (about every other try)."""
+    """An element nobody knows the discrete logarithm of: for counter = 0, 1, ..., x =
+    SHA-256(HASH_LABEL || len(label) as 4 bytes || label || counter as 4 bytes), big-endian,
+    reduced mod p, until x³ + 7 is a square (about every other try); the element is the point
+    with that x and even y (02 || x)."""
     prefix = HASH_LABEL + len(label).to_bytes(4, "big") + label
     for counter in range(256):
         digest = hashlib.sha256(prefix + counter.to_bytes(4, "big")).digest()
         x = int.from_bytes(digest, "big") % P
         if is_x_coordinate(x):
-            return x.to_bytes(ELEMENT_BYTES, "big")
+            return b"\x02" + x.to_bytes(32, "big")
     raise AssertionError("256 failed tries: SHA-256 is broken")  # probability 2^-256
 
 

@@ -39,9 +39,10 @@ from protocol.sealed.signing import SignedStep, Step
 from protocol.wire import kind_of
 
 MAX_SEALED_CARDS = 256
-"""Most cards one round seals. The biggest deck (Auf Achse) has 109; at this limit a re-key
-step (an element and a commitment per position) is about 17 KiB, well inside one frame, so no
-step is ever cut into chunks (tests/protocol/test_sealed_messages.py holds it)."""
+"""Most cards one round seals. The biggest deck (Auf Achse) has 109; at this limit a mask step
+(an element, a permutation commitment, a chain link and two responses per position, with its
+proof) is about 44 KiB, inside one frame, so no step is ever cut into chunks
+(tests/protocol/test_sealed_messages.py holds it)."""
 
 ELEMENT = Blob(ELEMENT_BYTES)
 SCALAR = Blob(SCALAR_BYTES)
@@ -125,9 +126,66 @@ class Pair(Kind):
         return f"array [{self.first.describe()}, {self.second.describe()}]"
 
 
+@dataclasses.dataclass(frozen=True)
+class Fields(Kind):
+    """A nested map of exactly the declared fields (a step's proof), kept as a map: what a
+    step carries is signed as it came."""
+
+    name: str
+    fields: tuple[tuple[str, Kind], ...]
+
+    def check(self, value: Any, where: str, fault: Fault, loading: bool) -> Any:
+        if type(value) is not dict:
+            raise fault(
+                ErrorCode.WRONG_TYPE, f"field '{where}' must be a map, not {kind_of(value)}"
+            )
+        if loading:
+            return load_fields(self.fields, value, where)
+        names = {name for name, _ in self.fields}
+        if set(value) != names:
+            raise fault(
+                ErrorCode.MISSING_FIELD,
+                f"field '{where}' has the fields {sorted(names)}, not {sorted(value)}",
+            )
+        return {name: kind.dump(value[name], f"{where}.{name}") for name, kind in self.fields}
+
+    def describe(self) -> str:
+        return f"map {self.name}"
+
+
+SCALARS = Seq(SCALAR, MAX_SEALED_CARDS)
+SHUFFLE_PROOF = Fields(
+    "ShuffleProof",
+    (
+        ("u", ELEMENTS),
+        ("B", ELEMENTS),
+        ("v", SCALAR),
+        ("k_A", SCALAR),
+        ("k_B", SCALARS),
+        ("k_C", SCALAR),
+        ("k_D", SCALAR),
+        ("k_E", SCALARS),
+        ("k_a", SCALAR),
+    ),
+)
+"""A mask step's proof (`protocol.sealed.shuffle_proof`; docs/sealed.md, section 3)."""
+REKEY_PROOF = Fields("RekeyProof", (("v", SCALAR), ("s_a", SCALAR), ("s", SCALARS)))
+"""A re-key step's proof (`protocol.sealed.rekey_proof`)."""
+NESTED_MAPS = (SHUFFLE_PROOF, REKEY_PROOF)
+
 BODY_FIELDS: dict[str, tuple[tuple[str, Kind], ...]] = {
-    "mask": (("elements", ELEMENTS),),
-    "rekey": (("elements", ELEMENTS), ("commitments", ELEMENTS)),
+    "mask": (
+        ("input", Blob(32)),
+        ("elements", ELEMENTS),
+        ("key", ELEMENT),
+        ("proof", SHUFFLE_PROOF),
+    ),
+    "rekey": (
+        ("input", Blob(32)),
+        ("elements", ELEMENTS),
+        ("commitments", ELEMENTS),
+        ("proof", REKEY_PROOF),
+    ),
     "scalars": (("to", SEAT), ("scalars", Seq(Pair(POSITION, SCALAR), MAX_SEALED_CARDS))),
     "reveal": (("scalars", Seq(Pair(POSITION, SCALAR), MAX_SEALED_CARDS)),),
     "secrets": (

@@ -65,7 +65,7 @@ from protocol.sealed.messages import (
 )
 from protocol.sealed.moves import sign_move
 from protocol.sealed.passing import Moves, scalars_of
-from protocol.sealed.shuffle import SeatSecrets, mask_and_shuffle, rekey
+from protocol.sealed.shuffle import SeatSecrets, mask_body, proof_nonces, rekey_body
 from protocol.sealed.signing import SignedStep, Step, sign, table_signing_key, verify
 from protocol.sealed.transcript import Transcript
 from protocol.sealed.transfer import open_scalar, public_key, seal_scalar
@@ -76,10 +76,12 @@ PASS_KINDS = ("pass_key", "pass")
 Outgoing = tuple[int, SealMessage]
 """A message and the seat it goes to."""
 
-RELAY_CHECKS = frozenset({"out_of_turn"})
+RELAY_CHECKS = frozenset({"out_of_turn", "wrong_input"})
 WRONG_PASS = "wrong_pass"
 """Findings the round state makes against a step's signer that a seat puts on the relay: the
-relay had to check the turn before relaying, and an honest seat only ever steps in turn."""
+relay had to check the turn before relaying, and an honest seat only ever steps in turn; and a
+step made from another list than this seat holds was made from a list the relay showed its
+author and not this seat (an honest seat signs the digest of the list it was given)."""
 
 
 def setup_bytes(msg: SealRound) -> bytes:
@@ -192,6 +194,10 @@ class SeatDriver:
         """The seat that hosts, named for what it should have refused."""
         self._random = random_bytes
         self._key = table_signing_key(random_bytes)
+        fork = getattr(random_bytes, "fork", None)
+        self._proof_key = (fork("proof nonces") if fork is not None else random_bytes)(32)
+        """What this seat's proofs' nonces come from (`shuffle.proof_nonces`): drawn once, from
+        a stream of its own, so that the secrets drawn from the seed stay where they were."""
         self.table: bytes | None = None
         self.keys: dict[int, Ed25519PublicKey] = {}
         self._raw_keys: dict[int, bytes] = {}
@@ -289,7 +295,7 @@ class SeatDriver:
             raise self._refuse("bad_setup", "a seat's key changed between rounds")
         try:
             book = CardBook.of(msg.game, msg.cards)
-            r = SealedRound.of_cards(book, msg.seats, msg.cards)
+            r = SealedRound.of_cards(book, msg.seats, msg.cards, msg.table, msg.round)
         except ValueError as e:
             raise self._refuse("bad_setup", str(e)) from None
         self.table = msg.table
@@ -336,11 +342,11 @@ class SeatDriver:
         if r.turn != self.seat or r.phase in mine.stepped:
             return []
         mine.stepped.add(r.phase)
+        ctx = r.context(self.seat)
+        nonces = proof_nonces(self._proof_key, r.phase, ctx)
         if r.phase == "mask":
-            elements = mask_and_shuffle(r.current, s.mask, s.permutation)
-            return [self.sign("mask", {"elements": elements}, number)]
-        elements, commitments = rekey(r.current, s.mask, s.rekeys)
-        return [self.sign("rekey", {"elements": elements, "commitments": commitments}, number)]
+            return [self.sign("mask", mask_body(ctx, r.current, s, nonces), number)]
+        return [self.sign("rekey", rekey_body(ctx, r.current, s, nonces), number)]
 
     def _round(self, round_no: int) -> SeatRound:
         mine = self.rounds.get(round_no)
@@ -482,9 +488,9 @@ class SeatDriver:
         proof: list[SealMessage] = []
         try:
             if step.kind == "mask":
-                r.on_mask(step.seat, step.body["elements"])
+                r.on_mask(step.seat, step.body)
             elif step.kind == "rekey":
-                r.on_rekey(step.seat, step.body["elements"], step.body["commitments"])
+                r.on_rekey(step.seat, step.body)
             elif step.kind == "scalars":
                 self._on_scalars(mine, step)
             elif step.kind == "pass_key":
@@ -619,7 +625,9 @@ class RelayDriver:
         book = CardBook.of(game, cards)
         if not self.rounds:
             self.draws.seats = tuple(sorted(seats))
-        self.rounds[round_no] = RelayRound(SealedRound.of_cards(book, seats, cards))
+        self.rounds[round_no] = RelayRound(
+            SealedRound.of_cards(book, seats, cards, self.table, round_no)
+        )
         keys = tuple(SeatKey(s, self._raw_keys[s]) for s in seats)
         msg = SealRound(self.table, round_no, game, tuple(seats), tuple(cards), keys)
         self.transcript.note(setup_bytes(msg))
@@ -702,9 +710,9 @@ class RelayDriver:
         if step.slot in self._slots:
             raise Caught(sender, "replayed", f"its {step.kind} step a second time")
         if step.kind == "mask":
-            r.on_mask(sender, step.body["elements"])
+            r.on_mask(sender, step.body)
         elif step.kind == "rekey":
-            r.on_rekey(sender, step.body["elements"], step.body["commitments"])
+            r.on_rekey(sender, step.body)
         elif step.kind == "scalars":
             _check_scalars_step(step, r.size, r.seats)
             to = step.body["to"]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 
-LABEL = b"netcards sealed seat rng v4"
+LABEL = b"netcards sealed seat rng v5"
 SEED_BYTES = 32
 
 

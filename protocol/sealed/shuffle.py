@@ -3,7 +3,7 @@
 A round has two passes, each made by every seat in turn (the round's seat order):
 
 1. Mask and shuffle. Seat i multiplies every element of the current list by its mask a_i and
-   permutes the result: output[j] = (a_i · input)[π_i[j]]. After the last seat, position j
+   permutes the result: output[j] = (a_i · input)[pi_i[j]]. After the last seat, position j
    holds x(a_1⋯a_m · C) for a card C that no single seat can place: each seat knows only its
    own permutation, and without a_i nobody can tell which masked element came from which card
    (that would decide Diffie-Hellman in P-256).
@@ -13,25 +13,41 @@ A round has two passes, each made by every seat in turn (the round's seat order)
    Opening position j to seat s is every other seat publishing its y_ij (checked against c_ij);
    only s can then remove y_sj. Publishing y_ij reveals nothing about another position.
 
+Each step is published with its proof (`mask_body`, `rekey_body`): a seat proves, when it
+makes the step, that it did exactly this, and every party checks the proof before it goes on
+(`protocol.sealed.shuffle_proof`, `protocol.sealed.rekey_proof`). The mask step also publishes
+the seat's key A = a_i·G, which ties its re-key step's proof to the same mask.
+
 Secrets are drawn from a `random_bytes` callable passed in, never read here, so that tests
-and the document's vectors are deterministic; a table passes `os.urandom`.
+and the document's vectors are deterministic; a table passes `os.urandom`. A proof's nonces
+come from `proof_nonces`: a stream of the seat's own, bound to what the proof is about, so that
+a seat rebuilt from its seed proves the same step with the very same bytes, and a step made
+again from another list (which a seat only does if its host rewinds it) never reuses a nonce.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from protocol.sealed import rekey_proof, shuffle_proof
+from protocol.sealed.challenge import sha256, u32
 from protocol.sealed.group import (
     N,
     RandomBytes,
     check_scalar,
+    commit,
     commit_many,
     inverse,
     mul_each,
     mul_many,
     scalar_from,
 )
+from protocol.sealed.seed_stream import SeedStream
+from protocol.sealed.shuffle_proof import Context
+
+NONCE_LABEL = b"netcards sealed proof nonces v5"
 
 
 def permutation_from(size: int, random_bytes: RandomBytes) -> tuple[int, ...]:
@@ -106,3 +122,50 @@ def rekey(
     if len(rekeys) != len(elements):
         raise ValueError("one re-key scalar per position")
     return mul_each(elements, rekey_scalars(mask, rekeys)), commit_many(rekeys)
+
+
+def proof_nonces(key: bytes, kind: str, ctx: Context) -> RandomBytes:
+    """The nonces of one proof: the seed stream (`SeedStream`) whose seed is SHA-256(key ||
+    kind || table length || table || round || seat || input digest), `key` being 32 bytes the
+    seat drew once for its proofs. The same step made from the same list gets the same nonces;
+    anything else, others."""
+    seed = sha256(
+        key, kind.encode(), u32(len(ctx.table)), ctx.table, u32(ctx.round), u32(ctx.seat), ctx.input
+    )
+    return SeedStream(seed, NONCE_LABEL)
+
+
+def mask_body(
+    ctx: Context, inputs: Sequence[bytes], secrets: SeatSecrets, nonces: RandomBytes
+) -> dict[str, Any]:
+    """A mask step's body: the list it was made from (`input`, its digest), the masked and
+    shuffled list, the seat's key A = a·G, and the proof."""
+    elements = mask_and_shuffle(inputs, secrets.mask, secrets.permutation)
+    key = commit(secrets.mask)
+    proof = shuffle_proof.prove(
+        ctx, inputs, elements, secrets.mask, secrets.permutation, key, nonces
+    )
+    return {"input": ctx.input, "elements": elements, "key": key, "proof": proof.to_body()}
+
+
+def rekey_body(
+    ctx: Context, inputs: Sequence[bytes], secrets: SeatSecrets, nonces: RandomBytes
+) -> dict[str, Any]:
+    """A re-key step's body: `input`, the re-keyed list, its commitments, and the proof."""
+    elements, commitments = rekey(inputs, secrets.mask, secrets.rekeys)
+    proof = rekey_proof.prove(
+        ctx,
+        inputs,
+        elements,
+        commitments,
+        commit(secrets.mask),
+        secrets.mask,
+        secrets.rekeys,
+        nonces,
+    )
+    return {
+        "input": ctx.input,
+        "elements": elements,
+        "commitments": commitments,
+        "proof": proof.to_body(),
+    }

@@ -5,7 +5,7 @@ step in passing. Each seat draws a per-table Ed25519 key (its public half goes t
 with the seat's place at the table) and signs each step it publishes. The signed bytes are the
 canonical msgpack encoding (`protocol.sealed.canonical`) of the map
 
-    {"domain": "netcards sealed step v4", "table": table id (bin), "round": int,
+    {"domain": "netcards sealed step v5", "table": table id (bin), "round": int,
      "kind": str, "seat": int, "body": map}
 
 so that a signature cannot be replayed at another table, in another round, as another kind of
@@ -29,7 +29,7 @@ from protocol.sealed.canonical import canonical
 from protocol.sealed.errors import Caught
 from protocol.sealed.group import RandomBytes
 
-STEP_LABEL = "netcards sealed step v4"
+STEP_LABEL = "netcards sealed step v5"
 KINDS = (
     "mask",
     "rekey",

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from protocol.sealed.errors import Finding
 from protocol.sealed.signing import SignedStep
 
-DIGEST_LABEL = b"netcards sealed transcript v4"
+DIGEST_LABEL = b"netcards sealed transcript v5"
 
 
 @dataclass

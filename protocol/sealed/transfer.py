@@ -24,7 +24,7 @@ import hashlib
 
 from protocol.sealed.group import SCALAR_BYTES, commit, mul
 
-PAD_LABEL = b"netcards sealed pass v4"
+PAD_LABEL = b"netcards sealed pass v5"
 
 
 def pad(shared: bytes, round_no: int, position: int) -> bytes:

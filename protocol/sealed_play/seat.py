@@ -154,7 +154,7 @@ class SealedSeat:
         seat, never reused (an opened nonce would otherwise let everyone test a later choice's
         few possible hands against its commitment), and found again after a rebuild."""
         step = choices.step_of(self.engine, self.state)
-        label = b"netcards sealed choice nonce v4" + self._nonce_key
+        label = b"netcards sealed choice nonce v5" + self._nonce_key
         return hashlib.sha256(label + (step or 0).to_bytes(8, "big")).digest()[:size]
 
     def act(self, action: Action) -> list[SealMessage]:

@@ -23,7 +23,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-VERSION = 4
+VERSION = 5
 TRANSCRIPT_LABEL = b"netcards transcript v1"
 SIGNATURE_LABEL = b"netcards host auth v1"
 KEYS_INFO = b"netcards session keys v1"

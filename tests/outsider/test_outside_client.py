@@ -157,7 +157,7 @@ def test_a_client_of_another_version_is_told_both_versions_before_anything_else(
     server, port, _ = host(tmp_path, "--game", "via-gladiola", "--players", "2", "--port", "0")
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
-            hello = msgpack.packb({"type": "client_hello", "version": 5, "hello_v5": [1, 2]})
+            hello = msgpack.packb({"type": "client_hello", "version": 6, "hello_v6": [1, 2]})
             sock.sendall(len(hello).to_bytes(4, "big") + hello)
             answer = b""
             while chunk := sock.recv(65536):
@@ -168,7 +168,7 @@ def test_a_client_of_another_version_is_told_both_versions_before_anything_else(
     assert len(answer) == 4 + length, "one frame, then the host closed the connection"
     error = msgpack.unpackb(answer[4:])
     assert error["type"] == "error" and error["code"] == "version_mismatch" and error["fatal"]
-    assert error["detail"] == {"host_version": 4, "client_version": 5}
+    assert error["detail"] == {"host_version": 5, "client_version": 6}
 
 
 def test_a_sealed_table_says_so_in_its_lobby_and_never_deals_as_a_trusted_dealer(

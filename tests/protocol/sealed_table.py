@@ -12,7 +12,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from protocol.sealed.cards import CardBook
 from protocol.sealed.deck import SealedRound
 from protocol.sealed.group import SCALAR_BYTES
-from protocol.sealed.shuffle import SeatSecrets, mask_and_shuffle, rekey
+from protocol.sealed.shuffle import SeatSecrets, mask_body, rekey_body
 from protocol.sealed.signing import SignedStep, Step, sign, table_signing_key, verify
 from protocol.sealed.transcript import Transcript
 
@@ -78,24 +78,31 @@ def seal(
     table: Table,
     cards: Sequence[int],
     tamper: Callable[[str, int, list[bytes]], list[bytes]] | None = None,
+    proved: bool = True,
 ) -> SealedRound:
-    """Both passes by every seat in turn, each published through the relay; `tamper` may
-    change the list a seat publishes (pass name, seat, list) to play a cheat."""
-    r = SealedRound.of_cards(table.book, table.seats, cards)
-    for seat in table.seats:
-        s = table.secrets[seat]
-        out = mask_and_shuffle(r.current, s.mask, s.permutation)
-        if tamper:
-            out = tamper("mask", seat, out)
-        step = table.publish(seat, "mask", {"elements": out})
-        r.on_mask(seat, step.body["elements"])
-    for seat in table.seats:
-        s = table.secrets[seat]
-        out, commitments = rekey(r.current, s.mask, s.rekeys)
-        if tamper:
-            out = tamper("rekey", seat, out)
-        step = table.publish(seat, "rekey", {"elements": out, "commitments": commitments})
-        r.on_rekey(seat, step.body["elements"], step.body["commitments"])
+    """Both passes by every seat in turn, each published through the relay with its proof;
+    `tamper` may change the list a seat publishes (pass name, seat, list) to play a cheat,
+    after the seat proved the honest list. With `proved`, every party's round takes each step
+    as a table does, checking its proof (a tampered step is refused: `Caught`); without, the
+    round records the steps unchecked, as they would stand had nobody checked them (what the
+    end-of-game audit, the second check, is tested on)."""
+    r = SealedRound.of_cards(table.book, table.seats, cards, TABLE, table.round_no)
+    for phase in ("mask", "rekey"):
+        for seat in table.seats:
+            s = table.secrets[seat]
+            make = mask_body if phase == "mask" else rekey_body
+            body = make(r.context(seat), r.current, s, stream(b"nonces %d" % seat))
+            if tamper:
+                body["elements"] = tamper(phase, seat, list(body["elements"]))
+            step = table.publish(seat, phase, body)
+            if proved:
+                (r.on_mask if phase == "mask" else r.on_rekey)(seat, step.body)
+            elif phase == "mask":
+                r.masked.append(tuple(step.body["elements"]))
+                r.keys[seat] = step.body["key"]
+            else:
+                r.rekeyed.append(tuple(step.body["elements"]))
+                r.commitments[seat] = tuple(step.body["commitments"])
     return r
 
 

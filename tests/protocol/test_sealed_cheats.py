@@ -1,6 +1,7 @@
 """Every cheat at a sealed round is caught and its author named: a wrong scalar, a swapped or
-copied card, a lying commitment or audit, a forged or altered step, and a relay (or a seat)
-that shows different seats different steps."""
+copied card (refused at its step by its proof and, had nobody checked, named by the audit), a
+lying commitment or audit, a forged or altered step, and a relay (or a seat) that shows
+different seats different steps."""
 
 from __future__ import annotations
 
@@ -30,15 +31,15 @@ def test_a_wrong_scalar_at_an_opening_is_refused_and_names_its_seat() -> None:
     t = table()
     r = seal(t, DECK)
     y = t.secrets[2].rekeys[4]
-    for wrong in (y + 1, t.secrets[2].rekeys[5], t.secrets[1].rekeys[4]):
+    for wrong in (y + 1, t.secrets[2].rekeys[5], t.secrets[1].rekeys[4], N - y):
         with pytest.raises(Caught) as caught:
             r.on_scalars(2, {4: wrong})
         assert (caught.value.seat, caught.value.kind) == (2, "wrong_scalar")
-    r.on_scalars(2, {4: N - y})  # acts exactly as y does: not a cheat
+    r.on_scalars(2, {4: y})
 
 
 @pytest.mark.parametrize("cheat", [0, 2, 3])
-def test_a_card_swapped_while_masking_is_seen_at_its_opening_and_named_by_the_audit(
+def test_a_card_swapped_while_masking_is_refused_at_once_and_named_by_the_audit(
     cheat: int,
 ) -> None:
     t = table()
@@ -48,7 +49,10 @@ def test_a_card_swapped_while_masking_is_seen_at_its_opening_and_named_by_the_au
             out[6] = mul(out[6], 2)
         return out
 
-    r = seal(t, DECK, tamper=swap)
+    with pytest.raises(Caught) as caught:
+        seal(t, DECK, tamper=swap)
+    assert (caught.value.seat, caught.value.kind) == (cheat, "bad_proof")
+    r = seal(t, DECK, tamper=swap, proved=False)
     with pytest.raises(DeckTampered):
         open_to(t, r, 1, range(len(DECK)))
     finding = audit(r, t.secrets)
@@ -57,13 +61,13 @@ def test_a_card_swapped_while_masking_is_seen_at_its_opening_and_named_by_the_au
 
 
 @pytest.mark.parametrize(("cheat", "seen"), [(0, "is at positions 5 and 3"), (2, "no card")])
-def test_a_card_copied_at_the_rekey_is_named_by_the_audit_and_seen_when_opened(
+def test_a_card_copied_at_the_rekey_is_refused_at_once_and_named_by_the_audit(
     cheat: int, seen: str
 ) -> None:
-    """The copy is re-keyed with its new position's scalar, so the two elements differ and the
-    step is accepted when published. Copied by the first seat to re-key, the same card turns up
-    at two positions; copied later, the copy still carries the earlier seats' scalars of its
-    old position and unmasks to no card."""
+    """The copy is re-keyed with its new position's scalar, so the two elements differ: no
+    check of the list alone sees it, its proof does. Had nobody checked the proof: copied by
+    the first seat to re-key, the same card turns up at two positions; copied later, the copy
+    still carries the earlier seats' scalars of its old position and unmasks to no card."""
     t = table()
     ys = t.secrets[cheat].rekeys
 
@@ -72,7 +76,10 @@ def test_a_card_copied_at_the_rekey_is_named_by_the_audit_and_seen_when_opened(
             out[3] = mul(out[5], ys[3] * inverse(ys[5]) % N)
         return out
 
-    r = seal(t, DECK, tamper=copy)
+    with pytest.raises(Caught) as caught:
+        seal(t, DECK, tamper=copy)
+    assert (caught.value.seat, caught.value.kind) == (cheat, "bad_proof")
+    r = seal(t, DECK, tamper=copy, proved=False)
     with pytest.raises(DeckTampered, match=seen):
         open_to(t, r, 0, [5, 3])
     finding = audit(r, t.secrets)
@@ -88,7 +95,7 @@ def test_the_audit_names_the_first_cheat_and_not_the_honest_seats_after_it() -> 
             out[0], out[1] = out[1], out[0]
         return out
 
-    r = seal(t, DECK, tamper=two_cheats)
+    r = seal(t, DECK, tamper=two_cheats, proved=False)
     finding = audit(r, t.secrets)
     assert finding is not None
     assert (finding.seat, finding.kind) == (1, "wrong_mask")
@@ -109,7 +116,7 @@ def test_lies_at_the_audit_name_the_liar() -> None:
     open_to(t, r, 3, [0, 1])
     s = t.secrets[2]
     lies = {
-        "mask": (dataclasses.replace(s, mask=s.mask + 1), "substituted"),
+        "mask": (dataclasses.replace(s, mask=s.mask + 1), "wrong_key"),
         "permutation": (
             dataclasses.replace(s, permutation=(*s.permutation[1:], s.permutation[0])),
             "wrong_mask",

@@ -1,5 +1,5 @@
-"""The group of the sealed deck: x-only P-256 multiplication commutes, inverts, refuses what is
-not an element, and card elements are distinct and tied to their game."""
+"""The group of the sealed deck: multiplication on secp256k1 commutes, inverts, refuses what is
+not an element, adds as a group, and card elements are distinct and tied to their game."""
 
 from __future__ import annotations
 
@@ -11,9 +11,13 @@ from protocol.sealed.cards import card_elements
 from protocol.sealed.group import (
     BadElement,
     BadScalar,
+    G,
     N,
     P,
+    base_times,
+    combination,
     commit,
+    encode,
     hash_to_group,
     inverse,
     is_x_coordinate,
@@ -21,6 +25,9 @@ from protocol.sealed.group import (
     mul,
     mul_each,
     mul_many,
+    negate,
+    times,
+    total,
 )
 
 scalars = st.integers(min_value=1, max_value=N - 1)
@@ -37,10 +44,24 @@ def test_masks_commute_and_come_off_in_any_order(a: int, b: int) -> None:
 
 @settings(max_examples=10, deadline=None)
 @given(scalars)
-def test_k_and_n_minus_k_act_alike_on_x_coordinates(k: int) -> None:
-    assert mul(X, k) == mul(X, N - k)
-    assert commit(k) == commit(N - k)
-    assert mul(mul(X, k), inverse(N - k)) == X
+def test_k_and_n_minus_k_are_told_apart(k: int) -> None:
+    """Whole points, not x-coordinates: -k is another scalar, its commitment another point
+    with the same x (the proofs need every scalar to act as itself)."""
+    assert mul(X, k) != mul(X, N - k)
+    assert commit(k) != commit(N - k)
+    assert commit(k)[1:] == commit(N - k)[1:]
+    assert mul(mul(X, k), inverse(N - k)) == encode(negate(load(X)))
+
+
+@settings(max_examples=10, deadline=None)
+@given(scalars, scalars)
+def test_points_add_as_a_group(a: int, b: int) -> None:
+    x = load(X)
+    assert encode(total([times(x, a), times(x, b)])) == encode(times(x, a + b))
+    assert total([times(x, a), times(x, -a)]) is None  # the identity
+    assert encode(combination([(a, x)], b)) == encode(total([times(x, a), base_times(b)]))
+    assert times(x, N) is None and base_times(0) is None
+    assert encode(None) == bytes(33)
 
 
 def test_batch_helpers_agree_with_one_at_a_time() -> None:
@@ -52,8 +73,9 @@ def test_batch_helpers_agree_with_one_at_a_time() -> None:
 
 
 def test_commit_is_the_generator_times_the_scalar() -> None:
-    gx = 0x6B17D1F2E12C4247F8BCE6E563A440F277037D812DEB33A0F4A13945D898C296
-    assert commit(1) == gx.to_bytes(32, "big")
+    # secp256k1's generator (SEC 2, section 2.4.1), compressed.
+    gx = 0x79BE667EF9DCBBAC55A06295CE870B07029BFCDB2DCE28D959F2815B16F81798
+    assert commit(1) == G == b"\x02" + gx.to_bytes(32, "big")
     assert commit(6) == mul(commit(2), 3)
 
 
@@ -61,7 +83,15 @@ def test_what_is_not_an_x_coordinate_is_refused() -> None:
     x = 0
     while is_x_coordinate(x):
         x += 1
-    for bad in (x.to_bytes(32, "big"), P.to_bytes(32, "big"), X[:31], X + b"\x00", b""):
+    for bad in (
+        b"\x02" + x.to_bytes(32, "big"),
+        b"\x03" + P.to_bytes(32, "big"),
+        b"\x04" + X[1:],
+        bytes(33),
+        X[:32],
+        X + b"\x00",
+        b"",
+    ):
         with pytest.raises(BadElement):
             load(bad)
         with pytest.raises(BadElement):
@@ -80,7 +110,7 @@ def test_hash_to_group_is_deterministic_and_lands_on_the_curve() -> None:
     for i in range(40):
         x = hash_to_group(i.to_bytes(2, "big"))
         assert x == hash_to_group(i.to_bytes(2, "big"))
-        assert is_x_coordinate(int.from_bytes(x, "big"))
+        assert x[0] == 2 and is_x_coordinate(int.from_bytes(x[1:], "big"))
         load(x)
 
 

@@ -11,9 +11,10 @@ from protocol.sealed.audit import audit, check_claims, final_cards
 from protocol.sealed.cards import CardBook
 from protocol.sealed.deck import SealedRound
 from protocol.sealed.errors import Caught
-from protocol.sealed.group import is_x_coordinate
+from protocol.sealed.group import commit, is_x_coordinate
+from protocol.sealed.shuffle import SeatSecrets, mask_body
 from protocol.sealed.transcript import compare
-from tests.protocol.sealed_table import new_table, open_to, reveal, seal
+from tests.protocol.sealed_table import new_table, open_to, reveal, seal, stream
 
 
 def auf_achse_deck(players: int) -> list[int]:
@@ -72,8 +73,10 @@ def test_a_reshuffle_seals_public_cards_in_a_new_round() -> None:
     assert audit(r, again.secrets) is None
 
 
-def test_a_card_outside_the_reshuffled_ones_is_no_card_of_that_round() -> None:
-    """A seat slipping the element of a card not being reshuffled is caught when it opens."""
+def test_a_card_outside_the_reshuffled_ones_is_refused_at_the_step() -> None:
+    """A seat slipping the element of a card not being reshuffled is refused when it makes the
+    step (its proof cannot hold), and, had nobody checked, it would be caught when the card
+    opens and named by the audit."""
     from protocol.sealed.errors import DeckTampered
     from protocol.sealed.group import mul_many
 
@@ -85,7 +88,10 @@ def test_a_card_outside_the_reshuffled_ones_is_no_card_of_that_round() -> None:
             out[0] = mul_many([book.element(19)], table.secrets[0].mask)[0]
         return out
 
-    r = seal(table, [1, 2, 3], tamper=swap)
+    with pytest.raises(Caught) as caught:
+        seal(table, [1, 2, 3], tamper=swap)
+    assert (caught.value.seat, caught.value.kind) == (0, "bad_proof")
+    r = seal(table, [1, 2, 3], tamper=swap, proved=False)
     with pytest.raises(DeckTampered):
         open_to(table, r, 1, range(3))
     finding = audit(r, table.secrets)
@@ -95,17 +101,25 @@ def test_a_card_outside_the_reshuffled_ones_is_no_card_of_that_round() -> None:
 
 def test_steps_out_of_turn_or_malformed_name_their_seat() -> None:
     book = CardBook.of(b"g", list(range(4)))
-    r = SealedRound.of_cards(book, (0, 1), [0, 1, 2, 3])
-    with pytest.raises(Caught) as caught:
-        r.on_mask(1, list(r.start))
-    assert (caught.value.seat, caught.value.kind) == (1, "out_of_turn")
-    with pytest.raises(Caught) as caught:
-        r.on_mask(0, list(r.start[:3]))
-    assert (caught.value.seat, caught.value.kind) == (0, "malformed")
-    not_x = next(x for x in range(100) if not is_x_coordinate(x)).to_bytes(32, "big")
-    with pytest.raises(Caught) as caught:
-        r.on_mask(0, [*r.start[:3], not_x])
-    assert (caught.value.seat, caught.value.kind) == (0, "bad_element")
-    with pytest.raises(Caught) as caught:
-        r.on_mask(0, [*r.start[:3], r.start[0]])
-    assert (caught.value.seat, caught.value.kind) == (0, "duplicated")
+    r = SealedRound.of_cards(book, (0, 1), [0, 1, 2, 3], b"t", 0)
+    secrets = SeatSecrets.draw(4, stream(b"s"))
+    honest = mask_body(r.context(0), r.current, secrets, stream(b"n"))
+
+    def refused(seat: int, **changes: object) -> tuple[int, str]:
+        with pytest.raises(Caught) as caught:
+            r.on_mask(seat, {**honest, **changes})
+        assert r.masked == [] and r.keys == {}, "a refused step changes nothing"
+        return caught.value.seat, caught.value.kind
+
+    assert refused(1) == (1, "out_of_turn")
+    assert refused(0, elements=honest["elements"][:3]) == (0, "malformed")
+    not_x = b"\x02" + next(x for x in range(100) if not is_x_coordinate(x)).to_bytes(32, "big")
+    assert refused(0, elements=[*honest["elements"][:3], not_x]) == (0, "bad_element")
+    elements = honest["elements"]
+    assert refused(0, elements=[*elements[:3], elements[0]]) == (0, "duplicated")
+    assert refused(0, input=bytes(32)) == (0, "wrong_input")
+    assert refused(0, key=commit(secrets.mask + 1)) == (0, "bad_proof")
+    swapped = [elements[1], elements[0], *elements[2:]]
+    assert refused(0, elements=swapped) == (0, "bad_proof")
+    r.on_mask(0, honest)
+    assert r.keys == {0: commit(secrets.mask)}

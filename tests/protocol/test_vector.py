@@ -103,7 +103,7 @@ def test_vector_is_in_the_documentation() -> None:
 def test_vector_frames_are_plain_msgpack_where_expected() -> None:
     v = vector()
     hello = msgpack.unpackb(bytes.fromhex(v["client_hello frame"])[4:])
-    assert hello["type"] == "client_hello" and hello["version"] == PROTOCOL_VERSION == 4
+    assert hello["type"] == "client_hello" and hello["version"] == PROTOCOL_VERSION == 5
 
 
 if __name__ == "__main__":
