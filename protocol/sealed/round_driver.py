@@ -65,7 +65,7 @@ from protocol.sealed.messages import (
 )
 from protocol.sealed.moves import sign_move
 from protocol.sealed.passing import Moves, scalars_of
-from protocol.sealed.shuffle import SeatSecrets, mask_body, proof_nonces, rekey_body
+from protocol.sealed.shuffle import SeatSecrets, mask_body, proof_key, proof_nonces, rekey_body
 from protocol.sealed.signing import SignedStep, Step, sign, table_signing_key, verify
 from protocol.sealed.transcript import Transcript
 from protocol.sealed.transfer import open_scalar, public_key, seal_scalar
@@ -194,10 +194,9 @@ class SeatDriver:
         """The seat that hosts, named for what it should have refused."""
         self._random = random_bytes
         self._key = table_signing_key(random_bytes)
-        fork = getattr(random_bytes, "fork", None)
-        self._proof_key = (fork("proof nonces") if fork is not None else random_bytes)(32)
-        """What this seat's proofs' nonces come from (`shuffle.proof_nonces`): drawn once, from
-        a stream of its own, so that the secrets drawn from the seed stay where they were."""
+        self._proof_key = proof_key(self._key)
+        """What this seat's proofs' nonces come from (`shuffle.proof_nonces`): its signing
+        key's, so that no draw is taken from the stream its secrets come from."""
         self.table: bytes | None = None
         self.keys: dict[int, Ed25519PublicKey] = {}
         self._raw_keys: dict[int, bytes] = {}

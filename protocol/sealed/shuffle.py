@@ -31,6 +31,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
+
 from protocol.sealed import rekey_proof, shuffle_proof
 from protocol.sealed.challenge import sha256, u32
 from protocol.sealed.group import (
@@ -48,6 +51,7 @@ from protocol.sealed.seed_stream import SeedStream
 from protocol.sealed.shuffle_proof import Context
 
 NONCE_LABEL = b"netcards sealed proof nonces v5"
+PROOF_KEY_LABEL = b"netcards sealed proof key v5"
 
 
 def permutation_from(size: int, random_bytes: RandomBytes) -> tuple[int, ...]:
@@ -124,11 +128,19 @@ def rekey(
     return mul_each(elements, rekey_scalars(mask, rekeys)), commit_many(rekeys)
 
 
+def proof_key(signing: Ed25519PrivateKey) -> bytes:
+    """What a seat's proof nonces come from: SHA-256(PROOF_KEY_LABEL || its table signing
+    key's 32 private bytes). Secret as that key is, found again with it from the seat's seed,
+    and drawn from no stream (the secrets drawn after the key stay where they were)."""
+    raw = signing.private_bytes(Encoding.Raw, PrivateFormat.Raw, NoEncryption())
+    return sha256(PROOF_KEY_LABEL, raw)
+
+
 def proof_nonces(key: bytes, kind: str, ctx: Context) -> RandomBytes:
     """The nonces of one proof: the seed stream (`SeedStream`) whose seed is SHA-256(key ||
-    kind || table length || table || round || seat || input digest), `key` being 32 bytes the
-    seat drew once for its proofs. The same step made from the same list gets the same nonces;
-    anything else, others."""
+    kind || table length || table || round || seat || input digest), `key` being the seat's
+    `proof_key`. The same step made from the same list gets the same nonces; anything else,
+    others."""
     seed = sha256(
         key, kind.encode(), u32(len(ctx.table)), ctx.table, u32(ctx.round), u32(ctx.seat), ctx.input
     )

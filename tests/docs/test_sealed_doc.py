@@ -7,7 +7,12 @@ import re
 from pathlib import Path
 
 from protocol.schema import Record, Seq, fields_of
-from protocol.sealed.messages import BODY_FIELDS, MAX_SEALED_CARDS, SEAL_MESSAGE_TYPES
+from protocol.sealed.messages import (
+    BODY_FIELDS,
+    MAX_SEALED_CARDS,
+    NESTED_MAPS,
+    SEAL_MESSAGE_TYPES,
+)
 from tests.docs.markdown import marked_tables, table_after, unquote
 
 DOC = (Path(__file__).parents[2] / "docs" / "sealed.md").read_text(encoding="utf-8")
@@ -46,9 +51,14 @@ def test_every_nested_map_has_its_exact_table() -> None:
         for _, kind in fields_of(cls)
         if isinstance(kind, Seq) and isinstance(kind.item, Record)
     }
-    assert sorted(re.findall(r"^### (\w+) \(nested map\)$", WIRE, re.M)) == sorted(nested)
+    proofs = {m.name: m.fields for m in NESTED_MAPS}
+    documented = re.findall(r"^### (\w+) \(nested map\)$", WIRE, re.M)
+    assert sorted(documented) == sorted([*nested, *proofs])
     for name, cls in nested.items():
         expected = [(f, kind.describe()) for f, kind in fields_of(cls)]
+        assert fields_table(subsection(f"### {name} (nested map)")) == expected, name
+    for name, fields in proofs.items():
+        expected = [(f, kind.describe()) for f, kind in fields]
         assert fields_table(subsection(f"### {name} (nested map)")) == expected, name
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 
+import pytest
+
 from netcards.games.via_gladiola import GAME
 from protocol.sealed.messages import SealMessage, SealStep, encode
 from protocol.sealed_play.host import SealedHost
@@ -17,11 +19,15 @@ from protocol.sealed_play.seat import SealedSeat
 from tests.protocol.sealed_table import stream
 from tests.protocol.test_sealed_broken_deck import doubling_masks
 from tests.protocol.test_sealed_game_wire import ENGINE, SEED, Table, bot, wire
+from tests.protocol.unproved import unproved
+
+__all__ = ["unproved"]  # the fixture
 
 LOST = 2
 """The seat whose secrets the crash lost."""
 
 
+@pytest.mark.usefixtures("unproved")
 def test_a_host_resumed_mid_audit_of_a_broken_deck_ends_with_the_same_verdict() -> None:
     table = Table(3, [1, 2], seed=4)
     doubling_masks(table.seats[1])

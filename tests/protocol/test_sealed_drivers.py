@@ -17,7 +17,6 @@ from protocol.sealed.audit import audit, final_cards
 from protocol.sealed.errors import Caught
 from protocol.sealed.messages import SealMessage, SealOpen, SealRound, SealStep, decode, encode
 from protocol.sealed.round_driver import Outgoing, RelayDriver, SeatDriver
-from protocol.sealed.transcript import compare
 from protocol.wire import pack, unpack
 from tests.protocol.sealed_table import stream
 
@@ -139,7 +138,9 @@ def test_a_step_out_of_turn_names_its_seat() -> None:
     net, held = started()
     assert [(s, m.kind) for s, m in held if isinstance(m, SealStep)] == [(0, "mask")]
     assert net.relay.round is not None
-    early = net.seats[2].sign("mask", {"elements": list(net.relay.round.start)})
+    (_, first) = held[0]
+    assert isinstance(first, SealStep)
+    early = net.seats[2].sign("mask", dict(first.body))
     with pytest.raises(Caught) as caught:
         net.relay.receive(2, wire(early))
     assert (caught.value.seat, caught.value.kind) == (2, "out_of_turn")
@@ -151,7 +152,7 @@ def test_a_forged_signature_names_the_seat_that_sent_it() -> None:
     assert isinstance(step, SealStep)
     elements = list(step.body["elements"])
     elements[0], elements[1] = elements[1], elements[0]
-    forged = dataclasses.replace(step, body={"elements": elements})
+    forged = dataclasses.replace(step, body={**step.body, "elements": elements})
     with pytest.raises(Caught) as caught:
         net.relay.receive(0, wire(forged))
     assert (caught.value.seat, caught.value.kind) == (0, "forged")
@@ -225,7 +226,7 @@ def test_a_repeated_element_names_its_seat() -> None:
     (_, step) = held[0]
     assert isinstance(step, SealStep)
     elements = list(step.body["elements"])
-    copied = net.seats[0].sign("mask", {"elements": [elements[0], *elements[:-1]]})
+    copied = net.seats[0].sign("mask", {**step.body, "elements": [elements[0], *elements[:-1]]})
     with pytest.raises(Caught) as caught:
         net.relay.receive(0, wire(copied))
     assert (caught.value.seat, caught.value.kind) == (0, "duplicated")
@@ -237,7 +238,7 @@ def test_a_repeated_element_names_its_seat() -> None:
 def alter_first_mask(to: int, msg: SealMessage) -> SealMessage:
     if to == 2 and isinstance(msg, SealStep) and msg.kind == "mask" and msg.seat == 0:
         elements = list(msg.body["elements"])
-        return dataclasses.replace(msg, body={"elements": elements[1:] + elements[:1]})
+        return dataclasses.replace(msg, body={**msg.body, "elements": elements[1:] + elements[:1]})
     return msg
 
 
@@ -305,9 +306,10 @@ def test_a_relay_that_gives_a_seat_a_wrong_key_or_opens_before_sealing_is_named(
     assert (caught.value.seat, caught.value.kind) == (2, "out_of_turn")
 
 
-def test_a_relay_that_tells_seats_different_setups_is_named_when_digests_are_compared() -> None:
-    """Nothing at the time tells a seat that another seat was shown other cards, but the
-    setups are in the transcripts, so the end-of-game comparison names the relay."""
+def test_a_relay_that_tells_seats_different_setups_is_named_at_the_first_step() -> None:
+    """Every step signs the digest of the list it was made from: a seat shown other cards
+    than the first seat masked holds another starting list, and names the relay as soon as
+    that step reaches it, before it makes any step of its own."""
     net = Net(3, relay=0)
 
     def other_cards(to: int, msg: SealMessage) -> SealMessage:
@@ -316,11 +318,10 @@ def test_a_relay_that_tells_seats_different_setups_is_named_when_digests_are_com
         return msg
 
     net.tamper = other_cards
-    net.seal(list(range(12)))
-    assert all(d.round is not None and d.round.phase == "sealed" for d in net.seats.values())
-    transcripts = {s: d.transcript for s, d in net.seats.items() if d.transcript is not None}
-    finding = compare(transcripts, relay=0)
-    assert finding is not None and (finding.seat, finding.kind) == (0, "equivocated")
+    with pytest.raises(Caught) as caught:
+        net.seal(list(range(12)))
+    assert (caught.value.seat, caught.value.kind) == (0, "wrong_input")
+    assert net.seats[2].round is not None and net.seats[2].round.masked == []
 
 
 # -- several rounds at once: a game reshuffles while round-0 cards are still in hands ----------

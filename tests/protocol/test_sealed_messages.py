@@ -25,7 +25,30 @@ from protocol.sealed.messages import (
 from protocol.wire import pack, unpack
 
 X = bytes(range(32))
+"""A key or a scalar: 32 bytes."""
+E = b"\x02" + X
+"""An element: 33 bytes (the decoder checks the size; the round checks the point)."""
 SIG = bytes(64)
+
+
+def mask_body(size: int) -> dict[str, Any]:
+    proof = {
+        "u": [E] * size,
+        "B": [E] * size,
+        "v": X,
+        "k_A": X,
+        "k_B": [X] * size,
+        "k_C": X,
+        "k_D": X,
+        "k_E": [X] * size,
+        "k_a": X,
+    }
+    return {"input": X, "elements": [E] * size, "key": E, "proof": proof}
+
+
+def rekey_body(size: int) -> dict[str, Any]:
+    proof = {"v": X, "s_a": X, "s": [X] * size}
+    return {"input": X, "elements": [E] * size, "commitments": [E] * size, "proof": proof}
 
 
 def on_the_wire(msg: SealMessage) -> bytes:
@@ -57,19 +80,21 @@ def step(kind: str, body: dict[str, Any]) -> dict[str, Any]:
             b"t", 3, b"g", (2, 0, 1), (5, 4, 3), (SeatKey(0, X), SeatKey(1, X), SeatKey(2, X))
         ),
         SealOpen(3, 2, (0, 1, 9)),
-        SealStep(0, "mask", 1, {"elements": (X, X)}, SIG),
-        SealStep(0, "rekey", 1, {"elements": (X,), "commitments": (X,)}, SIG),
+        SealStep(0, "mask", 1, mask_body(2), SIG),
+        SealStep(0, "rekey", 1, rekey_body(1), SIG),
         SealStep(0, "scalars", 1, {"to": 2, "scalars": ((4, X), (7, X))}, SIG),
     ],
 )
 def test_every_message_round_trips(msg: SealMessage) -> None:
-    assert decode(unpack(on_the_wire(msg))) == msg
+    back = decode(unpack(on_the_wire(msg)))
+    assert back == decode(unpack(on_the_wire(back)))
+    assert on_the_wire(back) == on_the_wire(msg)
 
 
 def test_the_biggest_messages_fit_one_frame_without_chunking() -> None:
-    full = tuple([X] * MAX_SEALED_CARDS)
     biggest = [
-        SealStep(2**32 - 1, "rekey", 7, {"elements": full, "commitments": full}, SIG),
+        SealStep(2**32 - 1, "mask", 7, mask_body(MAX_SEALED_CARDS), SIG),
+        SealStep(2**32 - 1, "rekey", 7, rekey_body(MAX_SEALED_CARDS), SIG),
         SealStep(
             2**32 - 1,
             "scalars",
@@ -96,22 +121,42 @@ def test_the_biggest_messages_fit_one_frame_without_chunking() -> None:
     ("data", "code", "words"),
     [
         (
-            step("mask", {"elements": [X, X[:31]]}),
+            step("mask", {**mask_body(2), "elements": [E, X]}),
             ErrorCode.OUT_OF_RANGE,
-            "body.elements[1]' must be 32 bytes",
+            "body.elements[1]' must be 33 bytes",
         ),
         (
-            step("mask", {"elements": [X] * (MAX_SEALED_CARDS + 1)}),
+            step("mask", {**mask_body(1), "elements": [E] * (MAX_SEALED_CARDS + 1)}),
             ErrorCode.OUT_OF_RANGE,
             "more than 256 items",
         ),
-        (step("mask", {"elements": [X], "commitments": [X]}), ErrorCode.EXTRA_FIELD, "commitments"),
-        (step("rekey", {"elements": [X]}), ErrorCode.MISSING_FIELD, "body.commitments"),
+        (step("mask", {**mask_body(1), "commitments": [E]}), ErrorCode.EXTRA_FIELD, "commitments"),
         (
-            step("rekey", {"elements": [X], "commitments": ["x" * 32]}),
+            step("rekey", {k: v for k, v in rekey_body(1).items() if k != "commitments"}),
+            ErrorCode.MISSING_FIELD,
+            "body.commitments",
+        ),
+        (
+            step("rekey", {**rekey_body(1), "commitments": ["x" * 33]}),
             ErrorCode.WRONG_TYPE,
             "body.commitments[0]",
         ),
+        (
+            step("mask", {**mask_body(1), "proof": {**mask_body(1)["proof"], "k_E": [X[:31]]}}),
+            ErrorCode.OUT_OF_RANGE,
+            "body.proof.k_E[0]' must be 32 bytes",
+        ),
+        (
+            step("mask", {**mask_body(1), "proof": {**mask_body(1)["proof"], "w": X}}),
+            ErrorCode.EXTRA_FIELD,
+            "body.proof",
+        ),
+        (
+            step("rekey", {**rekey_body(1), "proof": {"v": X, "s": [X]}}),
+            ErrorCode.MISSING_FIELD,
+            "body.proof.s_a",
+        ),
+        (step("rekey", {**rekey_body(1), "proof": [X]}), ErrorCode.WRONG_TYPE, "body.proof"),
         (
             step("scalars", {"to": 0, "scalars": [[1, X + b"\0"]]}),
             ErrorCode.OUT_OF_RANGE,
@@ -131,11 +176,11 @@ def test_the_biggest_messages_fit_one_frame_without_chunking() -> None:
         (step("digest", {}), ErrorCode.OUT_OF_RANGE, "field 'kind'"),
         (step("mask", [X]), ErrorCode.WRONG_TYPE, "field 'body' must be a map"),
         (
-            {**step("mask", {"elements": [X]}), "signature": SIG[:63]},
+            {**step("mask", mask_body(1)), "signature": SIG[:63]},
             ErrorCode.OUT_OF_RANGE,
             "signature",
         ),
-        ({**step("mask", {"elements": [X]}), "table": b"t"}, ErrorCode.EXTRA_FIELD, "table"),
+        ({**step("mask", mask_body(1)), "table": b"t"}, ErrorCode.EXTRA_FIELD, "table"),
         ({"type": "seal_key"}, ErrorCode.MISSING_FIELD, "key"),
         (
             {"type": "seal_open", "round": 0, "to": 1, "positions": [0, MAX_SEALED_CARDS]},
@@ -185,9 +230,11 @@ def test_malformed_messages_are_refused_naming_the_field(
 
 def test_a_step_whose_body_does_not_fit_its_kind_is_not_sent() -> None:
     with pytest.raises(LocalProtocolError):
-        encode(SealStep(0, "rekey", 1, {"elements": (X,)}, SIG))
+        encode(SealStep(0, "rekey", 1, {"elements": (E,)}, SIG))
     with pytest.raises(LocalProtocolError):
-        encode(SealStep(0, "mask", 1, {"elements": (X[:5],)}, SIG))
+        encode(SealStep(0, "mask", 1, {**mask_body(1), "elements": (E[:5],)}, SIG))
+    with pytest.raises(LocalProtocolError):
+        encode(SealStep(0, "mask", 1, {**mask_body(1), "proof": {"v": X}}, SIG))
 
 
 def test_version_3_neither_knows_nor_sends_the_sealed_messages() -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from netcards.games.via_gladiola import GAME
+from protocol.sealed import shuffle_proof
 from protocol.sealed.errors import Caught
 from protocol.sealed.group import commit, inverse, mul
 from protocol.sealed.messages import SealActed, SealMessage, SealRound, SealStep
@@ -77,7 +78,9 @@ def test_a_host_that_rewinds_a_player_to_mask_elements_of_its_choice_is_named() 
     setup = heard[0]
     assert isinstance(setup, SealRound) and setup.seats[0] == BOT
     logs = [k + 2 for k in range(len(setup.cards))]
-    chosen = table.host.bots[BOT].sign("mask", {"elements": [commit(k) for k in logs]}, 0)
+    real = next(m for m in heard if isinstance(m, SealStep) and m.kind == "mask" and m.seat == BOT)
+    body = {**real.body, "elements": [commit(k) for k in logs]}
+    chosen = table.host.bots[BOT].sign("mask", body, 0)
     seat = _rebuilt(table)
     assert seat.receive(wire(setup)) == []  # the same setup: nothing to say, as before
     answered: list[SealMessage] = []
@@ -85,10 +88,19 @@ def test_a_host_that_rewinds_a_player_to_mask_elements_of_its_choice_is_named() 
         answered = seat.receive(wire(chosen))
     assert (caught.value.seat, caught.value.kind) == (HOST, "rewritten")
     assert answered == []
-    # What the answer would have told the host (a seat that forgot, as before this check).
+    # A seat that forgot (no record kept) still refuses it: no proof of shuffle can hold for
+    # elements that are no shuffle of the cards, so it names the bot that signed it.
     forgetful = SealedSeat(ENGINE, GAME.make_config(2, {}), SEED, PLAYER, stream(b"seat 1 1"))
     forgetful.receive(wire(setup))
-    step = next(m for m in forgetful.receive(wire(chosen)) if isinstance(m, SealStep))
+    with pytest.raises(Caught) as caught:
+        forgetful.receive(wire(chosen))
+    assert (caught.value.seat, caught.value.kind) == (BOT, "bad_proof")
+    # What the answer would have told the host had the seat checked neither.
+    forgetful = SealedSeat(ENGINE, GAME.make_config(2, {}), SEED, PLAYER, stream(b"seat 1 1"))
+    forgetful.receive(wire(setup))
+    with pytest.MonkeyPatch.context() as unchecked:
+        unchecked.setattr(shuffle_proof, "verify", lambda *args: None)
+        step = next(m for m in forgetful.receive(wire(chosen)) if isinstance(m, SealStep))
     perm = _permutation(list(step.body["elements"]), logs)
     assert perm is not None
     bots = table.host.bots[BOT].rounds[0].secrets.permutation

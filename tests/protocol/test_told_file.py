@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from netcards.games.via_gladiola import GAME
+from protocol.sealed import shuffle_proof
 from protocol.sealed.errors import Caught
 from protocol.sealed.group import commit
 from protocol.sealed.messages import SealMessage, SealRound, SealStep
@@ -61,28 +62,39 @@ def _restarted(folder: Path, note: dict[str, object] = NOTE) -> SealedSeat:
     return seat
 
 
-def _rewound_mask(table: Table, setup: SealRound) -> SealStep:
+def _rewound_mask(table: Table, heard: list[SealMessage]) -> SealStep:
     """The bot's mask step as a rewinding host would send it back: elements it knows the
-    logarithms of, signed with its bot's key."""
-    elements = [commit(k + 2) for k in range(len(setup.cards))]
-    return table.host.bots[BOT].sign("mask", {"elements": elements}, 0)
+    logarithms of, signed with its bot's key (the rest of the real step kept)."""
+    real = next(m for m in heard if isinstance(m, SealStep) and m.kind == "mask" and m.seat == BOT)
+    elements = [commit(k + 2) for k in range(len(real.body["elements"]))]
+    return table.host.bots[BOT].sign("mask", {**real.body, "elements": elements}, 0)
 
 
 def test_a_restarted_program_sent_a_rewound_history_names_the_host(tmp_path: Path) -> None:
     table, heard = _played(tmp_path)
     setup = heard[0]
     assert isinstance(setup, SealRound)
-    chosen = _rewound_mask(table, setup)
+    chosen = _rewound_mask(table, heard)
     seat = _restarted(tmp_path)
     assert seat.receive(wire(setup)) == []
     with pytest.raises(Caught) as caught:
         seat.receive(wire(chosen))
     assert (caught.value.seat, caught.value.kind) == (HOST, "rewritten")
-    # Without the file, the new program's seat answers the made-up step with its real mask.
+    # Without the file, the new program's seat is saved by the step's proof alone (it names
+    # the bot, not the host that rewound it: the record is what names the host) ...
     _seed_file(tmp_path).told.forget()
     bare = _restarted(tmp_path)
     bare.receive(wire(setup))
-    assert any(isinstance(m, SealStep) and m.kind == "mask" for m in bare.receive(wire(chosen)))
+    with pytest.raises(Caught) as caught:
+        bare.receive(wire(chosen))
+    assert (caught.value.seat, caught.value.kind) == (BOT, "bad_proof")
+    # ... and had it checked no proof either, it would answer with its real mask.
+    bare = _restarted(tmp_path)
+    bare.receive(wire(setup))
+    with pytest.MonkeyPatch.context() as unchecked:
+        unchecked.setattr(shuffle_proof, "verify", lambda *args: None)
+        answer = bare.receive(wire(chosen))
+    assert any(isinstance(m, SealStep) and m.kind == "mask" for m in answer)
 
 
 def test_an_honest_restart_plays_on_and_the_deal_is_verified(tmp_path: Path) -> None:
