@@ -76,6 +76,13 @@ PASS_KINDS = ("pass_key", "pass")
 Outgoing = tuple[int, SealMessage]
 """A message and the seat it goes to."""
 
+EVIDENT = frozenset({"bad_proof", "malformed", "bad_element", "duplicated", "wrong_scalar"})
+SEALING_KINDS = frozenset({"mask", "rekey", "scalars", "reveal"})
+"""A step of these kinds refused for one of these findings is its own signer's proof against
+itself: a proof that fails, a list that is not one, a scalar that fails its commitment. The
+relay does not merely refuse it (which would leave the table waiting on a seat that will not
+make a good step, and only the relay's word against it): it shows it to every seat, which
+checks it and names the signer itself, and the game stops there (`RelayDriver.proved`)."""
 RELAY_CHECKS = frozenset({"out_of_turn", "wrong_input"})
 WRONG_PASS = "wrong_pass"
 """Findings the round state makes against a step's signer that a seat puts on the relay: the
@@ -572,7 +579,8 @@ class RelayDriver:
         self.draws = Draws()
         """The table's public random draws (`asked` is set by the host's game)."""
         self.proved: Finding | None = None
-        """Who a `wrong_pass` step proved at fault, if one came: the game stops there."""
+        """Who a step proved at fault, if one came (a `wrong_pass` step, or a step whose own
+        signature proves its signer wrong, `EVIDENT`): the game stops there."""
         self.tampered: str | None = None
         """Why a card revealed to everyone showed the deck tampered with, if one did. The step
         is relayed all the same: every seat finds it too, and the seats, not the relay, say so
@@ -708,6 +716,29 @@ class RelayDriver:
         step = verify(signed, self.keys, sender)
         if step.slot in self._slots:
             raise Caught(sender, "replayed", f"its {step.kind} step a second time")
+        try:
+            self._check(sender, kept, step)
+        except Caught as e:
+            if e.seat != sender or e.kind not in EVIDENT or step.kind not in SEALING_KINDS:
+                raise
+            # The step itself proves its signer at fault: every seat is shown it, checks it
+            # and names the signer, and the game stops here.
+            self.proved = self.proved or e.finding
+            return [(s, msg) for s in r.seats]
+        self._slots.add(step.slot)
+        self.transcript.add(signed)
+        if step.kind == "pass":
+            kept.moves.done(step, kept.owners)
+        if step.kind == "reveal":
+            try:
+                _reveal_ready(r, [p for p, _ in step.body["scalars"]], kept.revealed, {})
+            except DeckTampered as exc:
+                self.tampered = self.tampered or str(exc)
+        return [(s, msg) for s in r.seats]
+
+    def _check(self, sender: int, kept: RelayRound, step: Step) -> None:
+        """Everything a step of a round is checked for before it is relayed (`Caught`)."""
+        r = kept.round
         if step.kind == "mask":
             r.on_mask(sender, step.body)
         elif step.kind == "rekey":
@@ -731,13 +762,3 @@ class RelayDriver:
                 raise Caught(sender, "out_of_turn", "a reveal before the round is sealed")
             _check_reveal(step, r.size, kept.owners, kept.revealing, sender, kept.moves)
             _on_reveal_scalars(r, kept.moves, step)
-        self._slots.add(step.slot)
-        self.transcript.add(signed)
-        if step.kind == "pass":
-            kept.moves.done(step, kept.owners)
-        if step.kind == "reveal":
-            try:
-                _reveal_ready(r, [p for p, _ in step.body["scalars"]], kept.revealed, {})
-            except DeckTampered as exc:
-                self.tampered = self.tampered or str(exc)
-        return [(s, msg) for s in r.seats]

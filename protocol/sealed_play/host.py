@@ -143,8 +143,12 @@ class SealedHost:
             out = self.relay.receive(sender, msg)
             proved = self.relay.proved
             if proved is not None and self.finding is None:
-                # A receiver proved a pass wrong, or called a good one wrong: the game stops.
+                # A receiver proved a pass wrong, or called a good one wrong, or a seat's step
+                # proved itself wrong (shown to the remote seats, which name its signer; the
+                # host's bots need not check it again): the game stops.
                 self.finding, self.verdict = proved, describe(proved)
+                if isinstance(msg, SealStep) and msg.kind != WRONG_PASS:
+                    out = [(to, m) for to, m in out if to not in self.bots]
         # The order in which `_drive` would have sent them: every remote message of `out`
         # comes before anything the bots answer.
         self._for_bots = [(to, m) for to, m in out if to in self.bots]

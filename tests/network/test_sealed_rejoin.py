@@ -433,7 +433,9 @@ async def test_a_repeated_step_is_ignored_and_a_different_one_for_the_same_place
         elements = list(mask.body["elements"])
         elements[0], elements[1] = elements[1], elements[0]
         assert ann.client.sealed is not None
-        other = ann.client.sealed.driver.sign("mask", {"elements": elements}, mask.round)
+        other = ann.client.sealed.driver.sign(
+            "mask", {**mask.body, "elements": elements}, mask.round
+        )
         await ann.client._send(Sealed(encode(other)))
         cheated: list[Any] = []
 

@@ -203,22 +203,45 @@ def test_a_scalar_that_fails_its_commitment_or_was_not_asked_for_names_its_seat(
     assert sorted(s for s, _ in net.held) == [0, 1]
     seat1 = net.seats[1]
     assert seat1.secrets is not None
-    wrong = seat1.secrets.rekeys[1].to_bytes(32, "big")  # position 1's scalar given for 0
-    with pytest.raises(Caught) as caught:
-        net.relay.receive(1, wire(seat1.sign("scalars", {"to": 2, "scalars": [[0, wrong]]})))
-    assert (caught.value.seat, caught.value.kind) == (1, "wrong_scalar")
     y5 = seat1.secrets.rekeys[5].to_bytes(32, "big")
     with pytest.raises(Caught) as caught:
         net.relay.receive(1, wire(seat1.sign("scalars", {"to": 2, "scalars": [[5, y5]]})))
     assert (caught.value.seat, caught.value.kind) == (1, "unrequested")
-    with pytest.raises(Caught) as caught:
-        net.relay.receive(1, wire(seat1.sign("scalars", {"to": 1, "scalars": [[5, y5]]})))
-    assert (caught.value.seat, caught.value.kind) == (1, "malformed")
     # The honest answers still go through, and seat 2 reads its two cards.
     net.hold = lambda seat, msg: False
     for s, msg in net.held:
         net.run(net.relay.receive(s, wire(msg)))
     assert net.seats[2].hand_known and len(net.seats[2].hand) == 2
+    assert net.relay.proved is None
+
+
+@pytest.mark.parametrize(
+    ("to", "position", "which", "kind"),
+    [(2, 0, 1, "wrong_scalar"), (1, 5, 5, "malformed")],
+    ids=["fails-its-commitment", "opened-to-itself"],
+)
+def test_a_scalars_step_proving_its_signer_wrong_is_shown_to_every_seat_and_stops_the_game(
+    to: int, position: int, which: int, kind: str
+) -> None:
+    """A wrong scalar (or a step opening a card to its own signer) is its signer's own proof
+    against itself: the relay shows it to every seat, each names the signer, and the game
+    stops (`proved`)."""
+    net = Net(3)
+    net.seal(list(range(12)))
+    net.hold = lambda seat, msg: True
+    net.run(net.relay.open(2, [0, 1]))
+    seat1 = net.seats[1]
+    assert seat1.secrets is not None
+    y = seat1.secrets.rekeys[which].to_bytes(32, "big")
+    body = {"to": to, "scalars": [[position, y]]}
+    shown = net.relay.receive(1, wire(seat1.sign("scalars", body)))
+    assert net.relay.proved is not None
+    assert (net.relay.proved.seat, net.relay.proved.kind) == (1, kind)
+    assert sorted(to for to, _ in shown) == [0, 1, 2]
+    for to, msg in shown:
+        with pytest.raises(Caught) as caught:
+            net.seats[to].receive(wire(msg))
+        assert (caught.value.seat, caught.value.kind) == (1, kind)
 
 
 def test_a_repeated_element_names_its_seat() -> None:
@@ -227,9 +250,16 @@ def test_a_repeated_element_names_its_seat() -> None:
     assert isinstance(step, SealStep)
     elements = list(step.body["elements"])
     copied = net.seats[0].sign("mask", {**step.body, "elements": [elements[0], *elements[:-1]]})
-    with pytest.raises(Caught) as caught:
-        net.relay.receive(0, wire(copied))
-    assert (caught.value.seat, caught.value.kind) == (0, "duplicated")
+    shown = net.relay.receive(0, wire(copied))
+    assert net.relay.proved is not None
+    assert (net.relay.proved.seat, net.relay.proved.kind) == (0, "duplicated")
+    assert net.relay.round is not None and net.relay.round.masked == []
+    for to, msg in shown:
+        if to == 0:
+            continue
+        with pytest.raises(Caught) as caught:
+            net.seats[to].receive(wire(msg))
+        assert (caught.value.seat, caught.value.kind) == (0, "duplicated")
 
 
 # -- a cheating relay, named by the seats ------------------------------------------------------
