@@ -237,10 +237,10 @@ def test_a_scalars_step_proving_its_signer_wrong_is_shown_to_every_seat_and_stop
     shown = net.relay.receive(1, wire(seat1.sign("scalars", body)))
     assert net.relay.proved is not None
     assert (net.relay.proved.seat, net.relay.proved.kind) == (1, kind)
-    assert sorted(to for to, _ in shown) == [0, 1, 2]
-    for to, msg in shown:
+    assert sorted(seat for seat, _ in shown) == [0, 1, 2]
+    for seat, msg in shown:
         with pytest.raises(Caught) as caught:
-            net.seats[to].receive(wire(msg))
+            net.seats[seat].receive(wire(msg))
         assert (caught.value.seat, caught.value.kind) == (1, kind)
 
 
