@@ -45,11 +45,9 @@ import statistics
 import tempfile
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
-
-from cryptography.hazmat.primitives.asymmetric import ec
 
 from netcards.registry import get_game
 from netcards.table import Table
@@ -60,21 +58,24 @@ from protocol.host import HostSettings, TableHost
 from protocol.identity import IdentityKey
 from protocol.known_hosts import KnownHosts
 from protocol.limits import TAG_SIZE
+from protocol.sealed import rekey_proof, shuffle_proof
 from protocol.sealed.audit import audit
 from protocol.sealed.cards import CardBook
 from protocol.sealed.deck import SealedRound
 from protocol.sealed.group import (
-    N,
+    base_times,
     commit,
     forget_remembered,
     hash_to_group,
+    inverse,
     load,
     mul,
     scalar_from,
+    total,
 )
 from protocol.sealed.messages import SealMessage, SealStep, decode, encode
 from protocol.sealed.round_driver import Outgoing, RelayDriver, SeatDriver
-from protocol.sealed.shuffle import SeatSecrets, mask_and_shuffle, rekey
+from protocol.sealed.shuffle import SeatSecrets, mask_body, rekey, rekey_body
 from protocol.sealed.signing import (
     SignedStep,
     Step,
@@ -101,6 +102,9 @@ def per_call(fn: Callable[[], object], calls: int = 400) -> float:
 
 
 def deal(seats: int) -> dict[str, float]:
+    """One sealed deal of Auf Achse in this process, each program's work counted once: a
+    seat's step made and proved by its seat, then checked by the relay and by every other seat
+    (its signature and its proof, as a program that never saw it does)."""
     game = get_game("auf-achse")
     deck = [card["id"] for card in game.cards(game.make_config(seats))]
     times: dict[str, float] = {}
@@ -111,6 +115,9 @@ def deal(seats: int) -> dict[str, float]:
     secrets = {s: SeatSecrets.draw(len(deck), os.urandom) for s in order}
     keys = {s: table_signing_key(os.urandom) for s in order}
     public = {s: k.public_key() for s, k in keys.items()}
+    r = SealedRound.of_cards(book, order, deck, TABLE, 0)
+    checkers = [SealedRound.of_cards(book, order, deck, TABLE, 0) for _ in order]
+    """The relay's and every other seat's copy of the round (the author's own is `r`)."""
 
     def publish(seat: int, kind: str, body: dict[str, object]) -> Step:
         signed = sign(keys[seat], Step(TABLE, 0, kind, seat, body))
@@ -119,20 +126,37 @@ def deal(seats: int) -> dict[str, float]:
             verify(SignedStep(Step(TABLE, 0, kind, seat, body), signed.signature), public, 0)
         return signed.step
 
-    r = SealedRound.of_cards(book, order, deck)
-    forget_remembered()  # each seat works in a program of its own: nothing is shared
-    started = time.perf_counter()
-    for s in order:
-        out = mask_and_shuffle(r.current, secrets[s].mask, secrets[s].permutation)
-        r.on_mask(s, publish(s, "mask", {"elements": out}).body["elements"])
-    times["mask and shuffle, every seat"] = time.perf_counter() - started
-    forget_remembered()
-    started = time.perf_counter()
-    for s in order:
-        out, cs = rekey(r.current, secrets[s].mask, secrets[s].rekeys)
-        body = publish(s, "rekey", {"elements": out, "commitments": cs}).body
-        r.on_rekey(s, body["elements"], body["commitments"])
-    times["re-key, every seat"] = time.perf_counter() - started
+    def checked_by_all(seat: int, take: Callable[[SealedRound], None]) -> float:
+        """Seconds for the relay and every other seat to check a step, proof included."""
+        started = time.perf_counter()
+        for other in checkers:
+            forget_remembered()
+            shuffle_proof.forget_verified()
+            rekey_proof.forget_verified()
+            take(other)
+        return time.perf_counter() - started
+
+    phases: list[tuple[str, Any, Callable[[SealedRound, int, Mapping[str, Any]], None]]] = [
+        ("mask", mask_body, SealedRound.on_mask),
+        ("rekey", rekey_body, SealedRound.on_rekey),
+    ]
+    for kind, make, take in phases:
+        phase = "mask and shuffle" if kind == "mask" else "re-key"
+        made = checked = 0.0
+        for s in order:
+            forget_remembered()
+            started = time.perf_counter()
+            body: dict[str, Any] = make(r.context(s), r.current, secrets[s], os.urandom)
+            made += time.perf_counter() - started
+            step = publish(s, kind, body)
+
+            def check(other: SealedRound, s: int = s, step: Step = step, take: Any = take) -> None:
+                take(other, s, step.body)
+
+            checked += checked_by_all(s, check)
+            take(r, s, step.body)
+        times[f"{phase}: made and proved, {seats} steps"] = made
+        times[f"{phase}: checked by {seats} programs each"] = checked
     forget_remembered()
     started = time.perf_counter()
     for owner in order:
@@ -140,8 +164,8 @@ def deal(seats: int) -> dict[str, float]:
         for s in order:
             if s != owner:
                 ys = [[p, secrets[s].rekeys[p].to_bytes(32, "big")] for p in positions]
-                body = publish(s, "scalars", {"scalars": ys}).body
-                r.on_scalars(s, {p: int.from_bytes(y, "big") for p, y in body["scalars"]})
+                opened = publish(s, "scalars", {"scalars": ys}).body
+                r.on_scalars(s, {p: int.from_bytes(y, "big") for p, y in opened["scalars"]})
         hand = [r.open_for(owner, p, secrets[owner].rekeys[p]) for p in positions]
         assert len(set(hand)) == HAND
     times[f"open {HAND} cards to each seat"] = time.perf_counter() - started
@@ -453,24 +477,25 @@ def card_play_floor() -> dict[str, float]:
     shown = Step(TABLE, 1, "reveal", 0, {"scalars": [[3, os.urandom(32)]]})
     public = {0: signing.public_key()}
     y, x = scalar_from(os.urandom), hash_to_group(b"bench floor")
-    point = load(x)
 
     def fresh_verify(step: Step) -> Callable[[], object]:
         signed = sign(signing, step)
         return lambda: public[0].verify(signed.signature, step.signed_bytes())
 
+    def commitment() -> object:
+        forget_remembered()
+        return commit(y)
+
     def unmask() -> object:
-        inverse_key = ec.derive_private_key(pow(y, -1, N), ec.SECP256R1())
-        return inverse_key.exchange(ec.ECDH(), point)
+        forget_remembered()
+        return mul(x, inverse(y))
 
     return {
         "sign the reveal and the move": 2
         * per_call(lambda: signing.sign(move.signed_bytes()), 2000),
         "check both signatures": per_call(fresh_verify(move), 2000)
         + per_call(fresh_verify(shown), 2000),
-        "per card: its commitment": per_call(
-            lambda: ec.derive_private_key(y, ec.SECP256R1()).public_key().public_numbers(), 2000
-        ),
+        "per card: its commitment": per_call(commitment, 2000),
         "per card: unmask it": per_call(unmask, 2000),
     }
 
@@ -490,6 +515,101 @@ def print_floor(open_p50: float) -> None:
             f"    one card play of {cards} card(s) at best: open p50 + {fixed + cards * card:.2f} ms"
             f" = {best:.2f} ms, x{best / (open_p50 * 1000):.2f}"
         )
+
+
+def print_operations(seats: int) -> None:
+    k = scalar_from(os.urandom)
+    x = hash_to_group(b"bench")
+    point = load(x)
+    other = load(hash_to_group(b"bench 2"))
+    raw = k.to_bytes(32, "big")
+    signing = table_signing_key(os.urandom)
+    step = Step(TABLE, 0, "rekey", 0, {"elements": [x] * 109})
+    signed = sign(signing, step)
+    public = {0: signing.public_key()}
+
+    def afresh(operation: Callable[[], object]) -> Callable[[], object]:
+        """The operation as a program does it the first time (and forgetting takes no time
+        worth counting beside it: a few empty caches)."""
+
+        def run() -> object:
+            forget_remembered()
+            return operation()
+
+        return run
+
+    def verify_afresh() -> object:
+        """A step received anew: its signed bytes computed, its signature checked."""
+        forget_checked()
+        return verify(SignedStep(dataclasses.replace(step), signed.signature), public, 0)
+
+    size = 109
+    book = CardBook.of(os.urandom(16), list(range(size)))
+    secrets = SeatSecrets.draw(size, os.urandom)
+    r = SealedRound.of_cards(book, (0, 1), list(range(size)), TABLE, 0)
+    ctx = r.context(0)
+    masked = mask_body(ctx, r.current, secrets, os.urandom)
+    r.on_mask(0, masked)
+    key = masked["key"]
+    rekey_ctx = r.context(0)
+    proof = shuffle_proof.ShuffleProof.of_body(masked["proof"])
+    rekeyed, commitments = rekey(r.current, secrets.mask, secrets.rekeys)
+
+    def prove_shuffle() -> object:
+        return shuffle_proof.prove(
+            ctx, r.start, masked["elements"], secrets.mask, secrets.permutation, key, os.urandom
+        )
+
+    def prove_rekey() -> rekey_proof.RekeyProof:
+        return rekey_proof.prove(
+            rekey_ctx, r.current, rekeyed, commitments, key, secrets.mask, secrets.rekeys,
+            os.urandom,
+        )  # fmt: skip
+
+    rproof = prove_rekey()
+
+    def check_shuffle() -> object:
+        shuffle_proof.forget_verified()
+        shuffle_proof.verify(ctx, r.start, masked["elements"], key, proof)
+        return None
+
+    def check_rekey() -> object:
+        rekey_proof.forget_verified()
+        rekey_proof.verify(rekey_ctx, r.current, rekeyed, commitments, key, rproof)
+        return None
+
+    print("Per operation (not remembered: each as a program does it the first time):")
+    timed = {
+        "multiply an element (k*P)": per_call(lambda: point.multiply(raw)),
+        "multiply the generator (k*G)": per_call(lambda: base_times(k)),
+        "add two points": per_call(lambda: total([point, other])),
+        "mul: load + multiply + encode": per_call(afresh(lambda: mul(x, k))),
+        "commit(y)": per_call(afresh(lambda: commit(k))),
+        "hash_to_group": per_call(lambda: hash_to_group.__wrapped__(b"bench card")),
+        "sign a 109-element step": per_call(lambda: sign(signing, dataclasses.replace(step))),
+        "verify a 109-element step": per_call(verify_afresh),
+        "prove a shuffle": per_call(prove_shuffle, 20),
+        "check a shuffle's proof": per_call(check_shuffle, 20),
+        "prove a re-key": per_call(prove_rekey, 20),
+        "check a re-key's proof": per_call(check_rekey, 20),
+    }
+    for what, ms in timed.items():
+        cards = f" ({size} cards)" if "proof" in what or what.startswith("prove") else ""
+        print(f"  {what + cards:<36} {ms:7.3f} ms")
+    mul_ms = timed["multiply an element (k*P)"]
+    print(
+        f"  (a cut-and-choose proof with 40 shadow shuffles, soundness 2^-40, would cost about "
+        f"{40 * size * mul_ms:.0f} ms to make and as much to check, at {mul_ms:.3f} ms a "
+        "multiplication)"
+    )
+    proving = timed["prove a shuffle"] + timed["prove a re-key"]
+    checking = timed["check a shuffle's proof"] + timed["check a re-key's proof"]
+    print(
+        f"  a {seats}-seat round of {size} cards: each seat proves its 2 steps "
+        f"({proving:.0f} ms) and checks the {2 * (seats - 1)} others' "
+        f"({(seats - 1) * checking:.0f} ms); the relay checks all {2 * seats} "
+        f"({seats * checking:.0f} ms)"
+    )
 
 
 def main() -> None:
@@ -512,41 +632,7 @@ def main() -> None:
         print(f"  {what:<34} {best * 1000:8.1f} ms")
     print(f"  {'the deal, audit left out':<34} {total * 1000:8.1f} ms")
 
-    k = scalar_from(os.urandom)
-    x = hash_to_group(b"bench")
-    key = ec.derive_private_key(k, ec.SECP256R1())
-    point = load(x)
-    signing = table_signing_key(os.urandom)
-    step = Step(TABLE, 0, "mask", 0, {"elements": [x] * 109})
-    signed = sign(signing, step)
-    public = {0: signing.public_key()}
-
-    def afresh(operation: Callable[[], object]) -> object:
-        """The operation as a program does it the first time (and forgetting takes no time
-        worth counting beside it: four empty caches)."""
-        forget_remembered()
-        return operation()
-
-    def verify_afresh() -> object:
-        """A step received anew: its signed bytes computed, its signature checked."""
-        forget_checked()
-        return verify(SignedStep(dataclasses.replace(step), signed.signature), public, 0)
-
-    print("Per operation (not remembered: each as a program does it the first time):")
-    for what, fn in (
-        ("derive a private key from a scalar", lambda: ec.derive_private_key(k, ec.SECP256R1())),
-        (
-            "load an element (point decode)",
-            lambda: ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), b"\x02" + x),
-        ),
-        ("exchange (x(k*P))", lambda: key.exchange(ec.ECDH(), point)),
-        ("mul: derive + load + exchange", lambda: afresh(lambda: mul(x, k))),
-        ("commit(y)", lambda: afresh(lambda: commit(k))),
-        ("hash_to_group", lambda: hash_to_group(b"bench card")),
-        ("sign a 109-element step", lambda: sign(signing, dataclasses.replace(step))),
-        ("verify a 109-element step", verify_afresh),
-    ):
-        print(f"  {what:<36} {per_call(fn):7.3f} ms")
+    print_operations(args.seats)
     if not args.no_loopback:
         print_loopback(args.seats, args.repeats, not args.plain)
     if args.games:

@@ -231,8 +231,12 @@ def hash_to_group(label: bytes) -> bytes:
     for counter in range(256):
         digest = hashlib.sha256(prefix + counter.to_bytes(4, "big")).digest()
         x = int.from_bytes(digest, "big") % P
-        if is_x_coordinate(x):
-            return b"\x02" + x.to_bytes(32, "big")
+        candidate = b"\x02" + x.to_bytes(32, "big")
+        try:  # libsecp256k1 decompresses it if x³ + 7 is a square: `is_x_coordinate`, faster
+            PublicKey(candidate)
+        except ValueError:
+            continue
+        return candidate
     raise AssertionError("256 failed tries: SHA-256 is broken")  # probability 2^-256
 
 
