@@ -173,25 +173,39 @@ class SealedHost:
             )
         assert self.relay.table is not None
         check_move(
-            self.relay.keys, self.relay.table, seat, msg.number, msg.action, msg.signature, seat
+            self.relay.keys,
+            self.relay.table,
+            seat,
+            msg.number,
+            msg.action,
+            msg.reveal,
+            msg.signature,
+            seat,
         )
         action = engine.codec.decode(dict(msg.action))
-        if seat in engine.to_act(state):
-            for slot, claimed in engine.shows(action).items():
-                number, p = where(state, slot)
-                kept = self.relay.rounds.get(number)
-                shown = None if kept is None else kept.revealed.get(p)
-                if shown is None:
-                    raise StepPending("a card is played after its reveal step shows it")
-                if shown != claimed:
-                    raise Caught(
-                        seat, "false_claim", f"claimed card {claimed}, its slot holds {shown}"
-                    )
-        self.mirror.events += engine.apply(state, seat, action, self.mirror.knowledge)
+        undo = self.relay.take_reveal(seat, msg.reveal)
+        try:
+            if seat in engine.to_act(state):
+                for slot, claimed in engine.shows(action).items():
+                    number, p = where(state, slot)
+                    kept = self.relay.rounds.get(number)
+                    shown = None if kept is None else kept.revealed.get(p)
+                    if shown is None:
+                        raise StepPending("a card is played with its scalar, which shows it")
+                    if shown != claimed:
+                        raise Caught(
+                            seat, "false_claim", f"claimed card {claimed}, its slot holds {shown}"
+                        )
+            self.mirror.events += engine.apply(state, seat, action, self.mirror.knowledge)
+        except (Caught, GameError):
+            undo()  # a refused move shows nothing: its reveal reached the host alone
+            raise
         self.actions.append((seat, dict(msg.action)))
         if self.watch is not None:
             self.watch(seat)
-        acted = SealActed(len(self.actions), seat, dict(msg.action), msg.number, msg.signature)
+        acted = SealActed(
+            len(self.actions), seat, dict(msg.action), msg.number, msg.reveal, msg.signature
+        )
         assert self.relay.table is not None
         self.relay.transcript.add(acted_step(self.relay.table, acted))
         return [(s, acted) for s in self.seats]
@@ -400,11 +414,8 @@ class SealedHost:
         chosen = self._choose[seat](seat, view, legal)
         action = choices.seal_action(engine, state, seat, chosen, knowledge, self._random)
         encoded = engine.codec.encode(action)
-        out: list[Outgoing] = []
-        for number, positions in face_up(engine, state, action).items():
-            out += self._deliver(
-                self.relay.receive(seat, self.bots[seat].reveal(number, positions))
-            )
+        driver = self.bots[seat]
+        shown = driver.shown(face_up(engine, state, action))
         number = moves_of(self.actions, seat) + 1
-        signature = self.bots[seat].sign_move(number, encoded)
-        return out + self._act(seat, SealAct(encoded, number, signature))
+        signature = driver.sign_move(number, encoded, shown)
+        return self._act(seat, SealAct(encoded, number, tuple(map(tuple, shown)), signature))

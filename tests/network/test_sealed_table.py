@@ -200,9 +200,8 @@ async def test_a_client_that_claims_a_card_its_slot_does_not_hold_is_refused_and
                     continue
                 walk = walks[0]
                 other = next(c for c in seat.view()["hand"] if c != walk.card)
-                reveal, claimed = seat.act(SealedWalk(walk.slot, other))
+                (claimed,) = seat.act(SealedWalk(walk.slot, other))
                 cheat.awaiting = True
-                await cheat._send(Sealed(encode(reveal)))
                 await cheat._send(Sealed(encode(claimed)))
                 moves = len(server.session.sealed_host.actions)
         said = [n for n in cheat.notices if n.code == "cheated"]
@@ -298,7 +297,7 @@ async def test_a_move_while_the_deal_is_being_sealed_is_refused_as_step_pending(
             if isinstance(notice, SeatTaken):
                 await ann.set_ready(True)
             if isinstance(notice, GameStarted):
-                await ann._send(Sealed(encode(SealAct({"kind": "rest"}, 1, bytes(64)))))
+                await ann._send(Sealed(encode(SealAct({"kind": "rest"}, 1, (), bytes(64)))))
             if isinstance(notice, HostRefused):
                 break
         assert notice.code == "step_pending" and not notice.fatal

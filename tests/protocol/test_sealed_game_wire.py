@@ -147,7 +147,9 @@ def test_a_move_while_a_step_is_pending_is_refused() -> None:
         table.send(s, [seat.hello()])
     table.host.start()  # round 0 begun, its steps not delivered
     with pytest.raises(StepPending):
-        table.host.receive(table.host.state.current, wire(SealAct({"kind": "rest"}, 1, bytes(64))))
+        table.host.receive(
+            table.host.state.current, wire(SealAct({"kind": "rest"}, 1, (), bytes(64)))
+        )
 
 
 def test_a_seat_that_claims_a_card_its_slot_does_not_hold_is_refused_and_named() -> None:
@@ -162,11 +164,16 @@ def test_a_seat_that_claims_a_card_its_slot_does_not_hold_is_refused_and_named()
     walk = walks[0]
     other = next(c for c in hand if c != walk.card)
     seat = table.seats[s]
-    reveal, claimed = seat.act(SealedWalk(walk.slot, other))
+    (claimed,) = seat.act(SealedWalk(walk.slot, other))
     with pytest.raises(Caught) as caught:
-        table.send(s, [reveal, claimed])
+        table.send(s, [claimed])
     assert (caught.value.seat, caught.value.kind) == (s, "false_claim")
     assert table.host.actions == []
+    # The refused move showed its card to the host alone, and the host put its rounds back:
+    # the slot shows nothing, its scalar is not on record.
+    number, p = where(table.host.state, walk.slot)
+    assert p not in table.host.relay.revealed(number)
+    assert p not in table.host.relay.rounds[number].round.scalars.get(s, {})
 
 
 def test_a_host_that_alters_a_relayed_step_is_named_by_the_seats() -> None:
@@ -226,7 +233,7 @@ def test_a_host_that_plays_a_turn_for_a_player_is_named_by_the_seats() -> None:
     table = Table(2, [0, 1])
     table.start()
     s = table.host.state.current
-    forged = SealActed(1, s, {"kind": "rest"}, 1, bytes(64))
+    forged = SealActed(1, s, {"kind": "rest"}, 1, (), bytes(64))
     for seat in table.seats.values():
         with pytest.raises(Caught) as caught:
             seat.receive(wire(forged))
