@@ -43,7 +43,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from protocol.sealed.canonical import canonical
 from protocol.sealed.cards import CardBook
-from protocol.sealed.deck import SealedRound
+from protocol.sealed.deck import LATER, NOW, OWN, SealedRound
 from protocol.sealed.draws import Draws, draw_commitment
 from protocol.sealed.errors import Caught, DeckTampered, Finding
 from protocol.sealed.group import (
@@ -343,15 +343,20 @@ class SeatDriver:
         self._signed[step.slot] = (step.signed_bytes(), signed.signature)
         return SealStep.of(signed)
 
+    def _own(self, signed: SignedStep) -> bool:
+        """A step of this seat's own relayed back to it as it signed it, byte for byte."""
+        step = signed.step
+        if step.seat != self.seat:
+            return False
+        own = self._signed.get(step.slot)
+        return own is not None and own == (step.signed_bytes(), signed.signature)
+
     def _verify(self, signed: SignedStep) -> Step:
         """`verify`, the relay named for a forged step. A step of this seat's own relayed back
-        to it as it signed it, byte for byte, is its own signature of its own bytes: it is not
-        checked again (a step that differs in any byte is)."""
-        step = signed.step
-        if step.seat == self.seat:
-            own = self._signed.get(step.slot)
-            if own is not None and own == (step.signed_bytes(), signed.signature):
-                return step
+        to it as it signed it is its own signature of its own bytes: it is not checked again
+        (a step that differs in any byte is)."""
+        if self._own(signed):
+            return signed.step
         return verify(signed, self.keys, self.relay)
 
     def _my_turn(self, number: int) -> list[SealMessage]:
@@ -529,11 +534,12 @@ class SeatDriver:
         if step.slot in self._slots:
             raise self._refuse("replayed", f"seat {step.seat}'s {step.kind} step a second time")
         proof: list[SealMessage] = []
+        made = OWN if self._own(signed) else NOW  # its own step's proof: it made it
         try:
             if step.kind == "mask":
-                r.on_mask(step.seat, step.body)
+                r.on_mask(step.seat, step.body, made)
             elif step.kind == "rekey":
-                r.on_rekey(step.seat, step.body)
+                r.on_rekey(step.seat, step.body, made)
             elif step.kind == "scalars":
                 self._on_scalars(mine, step)
             elif step.kind == "pass_key":
@@ -602,11 +608,19 @@ class SeatDriver:
 
 
 class RelayDriver:
-    """The host relaying a sealed table's rounds: checks every step before every seat gets it."""
+    """The host relaying a sealed table's rounds: checks every step before every seat gets it.
 
-    def __init__(self, table: bytes, relay: int) -> None:
+    With `later_proofs`, a mask or re-key step is passed on once everything but its proof is
+    checked, and its proof is checked right after (`check_proofs`), while the seats check it
+    too: a round's steps then wait on one check of each proof, the next seat's, instead of two.
+    A proof that fails stops the game as if the step had been refused: every seat has the step,
+    checks it itself and names its signer."""
+
+    def __init__(self, table: bytes, relay: int, later_proofs: bool = False) -> None:
         self.table = table
         self.relay = relay
+        self._later = later_proofs
+        self._unproved: list[Callable[[], None]] = []
         self.keys: dict[int, Ed25519PublicKey] = {}
         self._raw_keys: dict[int, bytes] = {}
         self.transcript = Transcript(table)
@@ -720,6 +734,18 @@ class RelayDriver:
         msg = SealReveal(number, tuple(positions))
         return [(s, msg) for s in kept.round.seats]
 
+    def check_proofs(self) -> Finding | None:
+        """Check the proofs of the steps passed on before their proofs were (`later_proofs`):
+        the first that fails is `proved`, and the game stops there."""
+        waiting, self._unproved = self._unproved, []
+        for check in waiting:
+            try:
+                check()
+            except Caught as exc:
+                self.proved = self.proved or exc.finding
+                return exc.finding
+        return None
+
     def take_reveal(self, seat: int, reveal: Sequence[Sequence[Any]]) -> Callable[[], None]:
         """A move's reveal, its signature checked: taken as its reveal steps would be (`Caught`
         names the seat), every card it shows read. Returns what puts every round back as it
@@ -821,10 +847,12 @@ class RelayDriver:
     def _check(self, sender: int, kept: RelayRound, step: Step) -> None:
         """Everything a step of a round is checked for before it is relayed (`Caught`)."""
         r = kept.round
-        if step.kind == "mask":
-            r.on_mask(sender, step.body)
-        elif step.kind == "rekey":
-            r.on_rekey(sender, step.body)
+        when = LATER if self._later else NOW
+        if step.kind in ("mask", "rekey"):
+            take = r.on_mask if step.kind == "mask" else r.on_rekey
+            check = take(sender, step.body, when)
+            if check is not None:
+                self._unproved.append(check)
         elif step.kind == "scalars":
             _check_scalars_step(step, r.size, r.seats)
             to = step.body["to"]

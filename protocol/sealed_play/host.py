@@ -53,7 +53,7 @@ class SealedHost:
         self.engine, self.config, self.public_seed = engine, config, public_seed
         self.game = game
         self.players = config.players
-        self.relay = RelayDriver(table, HOST)
+        self.relay = RelayDriver(table, HOST, later_proofs=True)
         self.bots = {s: SeatDriver(s, HOST, random_bytes) for s in bots}
         self._random = random_bytes
         self._choose = dict(bots)
@@ -159,6 +159,13 @@ class SealedHost:
         """The host's bots do what the last message left them, in memory, until the game
         waits for a remote seat; what to send to the remote seats."""
         out, self._for_bots, self.pending = self._for_bots, [], False
+        failed = self.relay.check_proofs()
+        if failed is not None:
+            # A step passed on before its proof was checked fails it: every remote seat has it
+            # and names its signer; the host's bots need not take it.
+            if self.finding is None:
+                self.finding, self.verdict = failed, describe(failed)
+            return []
         return self._drive(out)
 
     def _act(self, seat: int, msg: SealAct) -> list[Outgoing]:

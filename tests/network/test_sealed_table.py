@@ -8,6 +8,7 @@ import asyncio
 import dataclasses
 import os
 import random
+from collections.abc import Sequence
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -65,9 +66,12 @@ async def sealed_game(
     title: str = "via-gladiola",
     options: dict[str, Any] | None = None,
     within: float = 120,
+    unawaited: Sequence[int] = (),
 ) -> tuple[Table, TableHost, list[TableClient]]:
     """A sealed game of `title` played to its end: humans making random legal moves (their
-    `TableClient`s over loopback) beside the host's random bots at `bots`."""
+    `TableClient`s over loopback) beside the host's random bots at `bots`. The players at
+    `unawaited` (their clients' indices: a cheat's program, which need not find its own
+    cheat) play on until the others are done."""
     table = Table.create(
         title, players, options or {}, name="t", host_part=os.urandom(32), sealed=True
     )
@@ -82,8 +86,12 @@ async def sealed_game(
     runners = [asyncio.create_task(c.run()) for c in clients]
     try:
         rng = random.Random(players)
-        await asyncio.wait_for(asyncio.gather(*(play(c, rng) for c in clients)), within)
+        playing = [asyncio.create_task(play(c, rng)) for c in clients]
+        awaited = [t for i, t in enumerate(playing) if i not in unawaited]
+        await asyncio.wait_for(asyncio.gather(*awaited), within)
     finally:
+        for task in playing:
+            task.cancel()
         for c in clients:
             await c.leave("done")
         for r in runners:
