@@ -267,7 +267,7 @@ def loopback(seats: int, relay_apart: bool, encrypted: bool) -> dict[str, float]
         links[seat] = Link(sock, keys[seat])
         selector.register(sock, selectors.EVENT_READ, seat)
     listener.close()
-    relay = RelayDriver(TABLE, host_seat)
+    relay = RelayDriver(TABLE, host_seat, later_proofs=True)  # as a table's host does
     local = None if relay_apart else SeatDriver(host_seat, host_seat, os.urandom)
     if local is not None:
         relay.receive(host_seat, local.hello())
@@ -300,6 +300,8 @@ def loopback(seats: int, relay_apart: bool, encrypted: bool) -> dict[str, float]
                 raise RuntimeError(f"seat {seat} left")
             for msg in messages:
                 dispatch(from_seat(seat, msg))
+                if relay.check_proofs() is not None:  # after relaying, as a table's host does
+                    raise RuntimeError(f"a proof failed: {relay.proved}")
 
     while len(relay.keys) < seats:
         pump()
