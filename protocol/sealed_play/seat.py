@@ -137,8 +137,8 @@ class SealedSeat:
     @property
     def _stopped(self) -> bool:
         """A `broken` step was taken in this seat's game as replayed, or this seat found the
-        deck tampered with: from here on it publishes its secrets and commits, opens and plays
-        nothing more (it still follows what the host relays, up to the alarm)."""
+        deck tampered with: from here on it publishes its secrets and signs nothing else (it
+        still follows what the host relays, up to the alarm)."""
         return bool(self.claims) or self.driver.tampered is not None
 
     @property
@@ -204,8 +204,10 @@ class SealedSeat:
         self._catch_up()
         if self._stopped:
             # It follows what the host relays (the steps and moves made before the alarm
-            # reached the host, which are judged), but commits, opens and plays nothing more.
-            out += self._stop()
+            # reached the host, which are judged), but signs nothing more than its alarm and
+            # its secrets: a step made after its secrets were out (a round a modified host
+            # began after the alarm) would be one its secrets do not hold.
+            out = self._stop()
             self.told.keep(told)
             return out
         due = self.mirror.draw_due

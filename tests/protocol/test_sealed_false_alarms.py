@@ -9,7 +9,8 @@ own bot (a modified host) and by a player's modified program: the relay's queue 
 chosen message (`Table.pause`) and the alarm sent from there, every link keeping its order, so
 that some seats have answered the step under way and others have not. Every honest program,
 the host's and every other seat's, names the seat that raised it (`false_alarm`), never an
-honest seat, and nothing raises.
+honest seat, and nothing raises. A round a modified host begins after the alarm is never held
+against a player either: a player's program signs nothing once its secrets are out.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import pytest
 from netcards.action import Action
 from netcards.errors import GameError
 from netcards.games.via_gladiola.actions import Rest
-from protocol.sealed.messages import SealMessage, SealReveal
+from protocol.sealed.messages import SealMessage, SealReveal, SealRound, SealStep
 from protocol.sealed_play.seat import BROKEN, secrets_body
 from tests.protocol.test_sealed_game_choices import table as auf_achse_table
 from tests.protocol.test_sealed_game_wire import Table, wire
@@ -291,3 +292,36 @@ def test_a_false_alarm_between_a_cards_reveal_and_its_move_names_its_raiser_alon
             t.send(mover, [move])
     check_named(t, raiser)
     assert len(t.host.actions) == moves
+
+
+def test_a_round_a_host_begins_after_the_alarm_is_held_against_no_seat() -> None:
+    """A modified host has its bot say the deck is broken just as the game asks for a new round
+    (a reshuffle), shows the alarm to every player before the round's setup, and relays the
+    round on as if nothing was said. Every player has published its secrets by then, without
+    that round's: a player that took part would have sealed a round its secrets do not hold,
+    and every audit would name it for withholding them. A stopped seat signs nothing more than
+    its alarm and its secrets, so the round is never sealed, and is judged against nobody."""
+    case = Case("via_gladiola", 3, (0, 2), lazy=True)
+    t = case.table()
+
+    def reshuffle(t: Table, to: int, msg: SealMessage) -> Still | None:
+        return (lambda: True) if isinstance(msg, SealRound) and msg.round >= 1 else None
+
+    play_to(case, t, reshuffle)
+    number = t.host.relay.round_no
+    assert number is not None and number >= 1
+    bot = 1
+    claim = t.host.bots[bot].sign(BROKEN, {}, 0)
+    published = {}
+    for s, seat in t.seats.items():  # the alarm, to every player before the round's setup
+        replies = seat.receive(wire(claim))
+        assert [m.kind for m in replies if isinstance(m, SealStep)] == ["secrets"]
+        published[s] = replies
+    t.run(deque())  # the round's setup reaches the players, who make no step of it
+    assert t.host.relay.rounds[number].round.masked == []
+    # The host takes its bot's alarm only now; its bots' secrets go to every player.
+    out = t.host.receive(bot, wire(claim))
+    t.run(deque((to, m) for to, m in out if not (isinstance(m, SealStep) and m.kind == BROKEN)))
+    for s, replies in published.items():
+        t.send(s, replies)
+    check_named(t, bot)
