@@ -10,7 +10,9 @@ their links. A move is taken only when no step is pending (`StepPending` otherwi
 played only once its owner's `reveal` step has shown it to everyone, and only as that card: a
 seat that claims another is named (`false_claim`). Every accepted move goes to every seat as
 `seal_acted`. At the end every seat's `secrets` step is relayed to all, and the host audits too;
-so it is at once when a seat says the deck was tampered with (`broken`): the game stops there.
+so it is at once when a seat says the deck was tampered with (`broken`): the game stops there,
+and from then on the host relays nothing but `broken` and `secrets` steps, so that every program
+judges the game as the alarm found it (docs/sealed.md, section 3).
 """
 
 from __future__ import annotations
@@ -129,6 +131,12 @@ class SealedHost:
         runs, as when a resumed host replays its journal with `receive`."""
         if self.pending:
             raise RuntimeError("the host's bots have work left: drive them first")
+        if self.claims and isinstance(msg, SealStep) and msg.kind not in ("secrets", BROKEN):
+            # Sent before its seat heard of the alarm: the game stopped at the first `broken`
+            # step, and what was not complete then counts for nothing (docs/sealed.md, section
+            # 3), so it is not relayed. A move is refused (`_act`).
+            self._for_bots, self.pending = [], True
+            return []
         if isinstance(msg, SealKey):
             out = self.relay.receive(sender, msg)
         elif isinstance(msg, SealStep) and msg.kind == "secrets":
@@ -170,6 +178,8 @@ class SealedHost:
 
     def _act(self, seat: int, msg: SealAct) -> list[Outgoing]:
         engine, state = self.engine, self.state
+        if self.claims:
+            raise GameError("a seat said the deck was tampered with: the game stopped")
         if self.stopped:
             raise GameError("a cheat was found: the game stops")
         state.ledger.check_ready()

@@ -136,8 +136,9 @@ class SealedSeat:
 
     @property
     def _stopped(self) -> bool:
-        """A `broken` step was taken in this seat's game as replayed: from here on it publishes
-        its secrets and follows nothing more."""
+        """A `broken` step was taken in this seat's game as replayed, or this seat found the
+        deck tampered with: from here on it publishes its secrets and signs nothing else (it
+        still follows what the host relays, up to the alarm)."""
         return bool(self.claims) or self.driver.tampered is not None
 
     @property
@@ -196,11 +197,15 @@ class SealedSeat:
         else:
             self.mirror.check_asked(msg)
             out = self.driver.receive(msg)
+        self._catch_up()
         if self._stopped:
-            out += self._stop()
+            # It follows what the host relays (the steps and moves made before the alarm
+            # reached the host, which are judged), but signs nothing more than its alarm and
+            # its secrets: a step made after its secrets were out (a round a modified host
+            # began after the alarm) would be one its secrets do not hold.
+            out = self._stop()
             self.told.keep(told)
             return out
-        self._catch_up()
         due = self.mirror.draw_due
         if due is not None:
             # A draw is due: this seat commits on its own, as its own mirror says (no host

@@ -55,6 +55,7 @@ def bot(rng: random.Random) -> Callable[[int, dict[str, Any], list[Action]], Act
 
 
 Tamper = Callable[[int, SealMessage], SealMessage]
+Replies = Callable[[int, list[SealMessage]], list[SealMessage]]
 
 
 class Table:
@@ -77,11 +78,22 @@ class Table:
             for s in humans
         }
         self.rng = rng
+        self._links()
+
+    def _links(self) -> None:
         self.tamper: Tamper = lambda to, msg: msg
+        self.replies: Replies = lambda seat, replies: replies
+        """What a seat's program sends for what it would send (a modified program's)."""
         self.to_host: list[tuple[int, SealMessage]] = []
         """Every message the host received, as it received it."""
         self.host_acted: list[SealActed] = []
         """Every move the host said it applied, as it said it."""
+        self.queue: deque[Outgoing] = deque()
+        """What the host sent that its seat has not received yet, in the order sent: each
+        link delivers in order, so a message injected (`send`) goes behind it."""
+        self.pause: Callable[[int, SealMessage], bool] | None = None
+        """Stop delivering before the first queued message this says yes to (once)."""
+        self.paused = False
 
     def send(self, seat: int, msgs: Sequence[SealMessage]) -> None:
         queue: deque[Outgoing] = deque()
@@ -91,13 +103,28 @@ class Table:
         self.run(queue)
 
     def run(self, queue: deque[Outgoing]) -> None:
-        while queue:
-            to, msg = queue.popleft()
-            if isinstance(msg, SealActed) and (not self.host_acted or self.host_acted[-1] != msg):
-                self.host_acted.append(msg)
-            for reply in self.seats[to].receive(wire(self.tamper(to, msg))):
-                self.to_host.append((to, wire(reply)))
-                queue.extend(self.host.receive(to, wire(reply)))
+        """Deliver `queue` after what is queued already, until nothing is left or `pause`
+        says stop (`paused`: the rest stays queued, and the next `run` or `send` goes on)."""
+        self.queue.extend(queue)
+        self.paused = False
+        try:
+            while self.queue:
+                to, msg = self.queue[0]
+                if self.pause is not None and self.pause(to, msg):
+                    self.pause, self.paused = None, True
+                    return
+                self.queue.popleft()
+                self._deliver(to, msg)
+        except BaseException:
+            self.queue.clear()  # a cheat named: the table stops there
+            raise
+
+    def _deliver(self, to: int, msg: SealMessage) -> None:
+        if isinstance(msg, SealActed) and (not self.host_acted or self.host_acted[-1] != msg):
+            self.host_acted.append(msg)
+        for reply in self.replies(to, self.seats[to].receive(wire(self.tamper(to, msg)))):
+            self.to_host.append((to, wire(reply)))
+            self.queue.extend(self.host.receive(to, wire(reply)))
 
     def start(self) -> None:
         for s, seat in self.seats.items():
