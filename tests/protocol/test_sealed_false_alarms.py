@@ -24,7 +24,7 @@ import pytest
 from netcards.action import Action
 from netcards.errors import GameError
 from netcards.games.via_gladiola.actions import Rest
-from protocol.sealed.messages import SealMessage, SealReveal, SealRound, SealStep
+from protocol.sealed.messages import SealAct, SealMessage, SealReveal, SealRound, SealStep
 from protocol.sealed_play.seat import BROKEN, secrets_body
 from tests.protocol.test_sealed_game_choices import table as auf_achse_table
 from tests.protocol.test_sealed_game_wire import Table, wire
@@ -264,11 +264,12 @@ def test_a_false_alarm_in_the_middle_of_a_step_names_its_raiser_alone(
 
 @pytest.mark.parametrize("case", [GLADIOLA, VELONIMO, DUEL], ids=lambda c: f"{c.title}-{c.players}")
 @pytest.mark.parametrize("by", ["bot", "player"])
-def test_a_false_alarm_between_a_cards_reveal_and_its_move_names_its_raiser_alone(
+def test_a_false_alarm_while_a_card_play_is_on_its_way_names_its_raiser_alone(
     case: Case, by: str
 ) -> None:
-    """A player shows the card it plays (its `reveal` step), and the alarm comes before its
-    move does: the move is refused (the game stopped), and the card shown counts for nothing."""
+    """A player plays a card (its move carries the card's scalar), and the alarm reaches the
+    host first: the move is refused (the game stopped), its card shown to nobody, and the
+    alarm's raiser alone is named."""
     t = case.table()
     bot, player = raisers(case)
     mover = case.humans[-1]
@@ -282,16 +283,17 @@ def test_a_false_alarm_between_a_cards_reveal_and_its_move_names_its_raiser_alon
         s = next(s for s, seat in t.seats.items() if seat.legal_actions())
         t.send(s, t.seats[s].act(case.choose(t, t.seats[s].legal_actions())))
     assert shown, "the player never had a card to play"
-    *reveals, move = t.seats[mover].act(t.rng.choice(shown))
-    assert reveals
-    t.send(mover, reveals)
+    (move,) = t.seats[mover].act(t.rng.choice(shown))
+    assert isinstance(move, SealAct) and move.reveal
     moves = len(t.host.actions)
+    revealed = {n: dict(r.revealed) for n, r in t.host.relay.rounds.items()}
     raise_alarm(t, raiser)
     if raiser != mover:
         with pytest.raises(GameError):
             t.send(mover, [move])
     check_named(t, raiser)
     assert len(t.host.actions) == moves
+    assert {n: dict(r.revealed) for n, r in t.host.relay.rounds.items()} == revealed
 
 
 def test_a_round_a_host_begins_after_the_alarm_is_held_against_no_seat() -> None:
