@@ -137,7 +137,7 @@ def deal(seats: int) -> dict[str, float]:
             take(other)
         return time.perf_counter() - started
 
-    phases: list[tuple[str, Any, Callable[[SealedRound, int, Mapping[str, Any]], None]]] = [
+    phases: list[tuple[str, Any, Any]] = [
         ("mask", mask_body, SealedRound.on_mask),
         ("rekey", rekey_body, SealedRound.on_rekey),
     ]
