@@ -31,6 +31,7 @@ from ui.sealed_words import SEALED_NO_CLOCK
 from ui.session import TablePlan
 from ui.widgets.form_error import FormError
 from ui.widgets.keybar import KeyBar
+from ui.widgets.lists import FormSelect
 from ui.widgets.text_checkbox import TextCheckbox
 
 
@@ -83,19 +84,19 @@ class HostSetupScreen(Screen[TablePlan | None]):
         with VerticalScroll(id="form"):
             yield Static(title, classes="form-title")
             yield Label(_("Game"))
-            yield Select(
+            yield FormSelect(
                 [(g.name, g.id) for g in games], value=games[0].id, allow_blank=False, id="game"
             )
             yield Label(_("Players"))
             first = games[0]
             counts = [(str(n), n) for n in range(first.min_players, first.max_players + 1)]
-            yield Select(counts, id="players", allow_blank=False)
+            yield FormSelect(counts, id="players", allow_blank=False)
             if hosting:
                 yield Label(_("Bots (they take the last seats)"))
-                yield Select([("0", 0)], value=0, id="bots", allow_blank=False)
+                yield FormSelect([("0", 0)], value=0, id="bots", allow_blank=False)
             if self.lobby is None:
                 yield Label(_("Bot level"))
-                yield Select(
+                yield FormSelect(
                     [(level_choice(lvl), lvl) for lvl in bot_levels()],
                     value="heuristic",
                     allow_blank=False,
@@ -237,7 +238,7 @@ class HostSetupScreen(Screen[TablePlan | None]):
         if spec.kind == "seat":
             players = self.query_one("#players", Select).value
             n = players if isinstance(players, int) else get_game(self.game_id).max_players
-            return [label, Select(seat_choices(n), value="random", allow_blank=False, id=wid)]
+            return [label, FormSelect(seat_choices(n), value="random", allow_blank=False, id=wid)]
         if spec.kind == "deck":
             return [
                 Label(_("Deck file (empty: the house deck)")),
@@ -249,7 +250,7 @@ class HostSetupScreen(Screen[TablePlan | None]):
         if spec.kind == "choice":
             return [
                 label,
-                Select(
+                FormSelect(
                     [(c, c) for c in spec.choices], value=spec.default, allow_blank=False, id=wid
                 ),
             ]

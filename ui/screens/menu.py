@@ -12,6 +12,7 @@ from textual.widgets.option_list import Option
 
 from ui.i18n import N_, _
 from ui.widgets.keybar import KeyBar
+from ui.widgets.lists import StoppingOptionList
 
 ENTRIES = (
     ("host", "h", N_("Host a table")),
@@ -45,7 +46,7 @@ class MenuScreen(Screen[None]):
         with Center(), Vertical(id="menu-box"):
             yield Static(BANNER, id="menu-title")
             yield Static(_("Card games with friends, over a LAN or SSH."), id="menu-subtitle")
-            yield OptionList(
+            yield StoppingOptionList(
                 *[
                     Option(Text.assemble((letter, "bold"), "  ", _(label)), id=key)
                     for key, letter, label in ENTRIES

@@ -13,6 +13,7 @@ from netcards.registry import all_games
 from ui.docs import rules_text
 from ui.i18n import N_, _, current
 from ui.widgets.keybar import KeyBar
+from ui.widgets.lists import StoppingOptionList
 
 
 class RulesScreen(Screen[None]):
@@ -75,7 +76,7 @@ class RulesPicker(Screen[None]):
         games = sorted(all_games().values(), key=lambda g: g.name)
         with Center(), Vertical(id="menu-box"):
             yield Static(_("Rules"), id="menu-title")
-            yield OptionList(*[Option(g.name, id=g.id) for g in games], id="menu")
+            yield StoppingOptionList(*[Option(g.name, id=g.id) for g in games], id="menu")
         yield KeyBar()
 
     def on_mount(self) -> None:
