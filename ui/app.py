@@ -78,7 +78,7 @@ class NetcardsApp(App[None]):
 
     | Key | Action |
     | :- | :- |
-    | ctrl+q | Quit (after asking, while at a table) |
+    | ctrl+q, ctrl+c | Quit (after asking, while at a table) |
     | ctrl+p | Commands: every key of the screen, by name |
     | ? | The keys of this screen (in a game: its rules) |
     """
@@ -89,6 +89,9 @@ class NetcardsApp(App[None]):
     """False for a guest of the SSH door: nothing of theirs is saved on the host's disk."""
     BINDINGS = [
         Binding("ctrl+q", "quit", N_("Quit"), show=False, priority=True),
+        # A terminal user's first reflex: it quits as ctrl+q does (asking first at a table),
+        # everywhere, before a field takes it for "copy" (nobody copies with it in a terminal).
+        Binding("ctrl+c", "quit", N_("Quit"), show=False, priority=True),
         Binding("ctrl+p", "command_palette", N_("Commands"), show=False, priority=True),
         Binding("question_mark", "help", N_("Keys of this screen"), show=False),
     ]
@@ -251,7 +254,9 @@ class NetcardsApp(App[None]):
             _("Keys of this screen"), _("key: {key}").format(key="?"), self.action_help
         )
         yield SystemCommand(_("Colour theme"), _("Change the colours"), self.action_change_theme)
-        yield SystemCommand(_("Quit"), _("key: {key}").format(key="ctrl+q"), self.action_quit)
+        yield SystemCommand(
+            _("Quit"), _("key: {key}").format(key="ctrl+q / ctrl+c"), self.action_quit
+        )
 
     # -- sessions ----------------------------------------------------------------------------------------
 
@@ -586,7 +591,8 @@ class NetcardsApp(App[None]):
             self.back_to_menu()
 
     async def action_quit(self) -> None:
-        """ctrl+q: at once from the menus; at a table only once the player said so."""
+        """ctrl+q or ctrl+c: at once from the menus; at a table only once the player said so
+        (the question it asks says what leaving does; the same key again quits)."""
         session = self.session
         done = session is None or session.client.outcome is not None or session.client.host_closed
         if done or isinstance(self.screen, Confirm):
