@@ -69,7 +69,10 @@ HINT_WORDS = {  # how sure the search is of its move (`Analysis.sureness`)
     "close": N_("Hint: {move} (about {chance}% to win; a close call)"),
     "same": N_("Hint: {move} (about {chance}% to win, as with other moves)"),
 }
-"""`same`: a close call at a sure win or a sure loss, where "close" would read as a doubt."""
+"""`same`: a close call (another move may be as good) where the chance to win is far from even:
+"about 80% to win; a close call" read as a doubt about the win itself."""
+CLOSE_CALL = range(35, 66)
+"""The chances to win (in %) at which a close call between moves is worded as one."""
 
 
 def upper_first(text: str) -> str:
@@ -731,7 +734,7 @@ class GameScreen(Screen[None]):
         self.last_hint = (asked, found)
         chance = round(100 * found.win_chance)
         sureness = found.sureness
-        if sureness == "close" and chance in (0, 100):
+        if sureness == "close" and chance not in CLOSE_CALL:
             sureness = "same"
         hint = _(HINT_WORDS[sureness]).format(move=self.describe_move(found.action), chance=chance)
         key = self.key_for(found.action)
