@@ -42,6 +42,7 @@ from ui.games import screen_class
 from ui.greys import EqualLuminanceGreys
 from ui.hangup import CHECK_EVERY, hang_up_now, hung_up
 from ui.i18n import N_, _, current, from_locale, ngettext, use
+from ui.key_names import key_name
 from ui.keys import KeysInOrder
 from ui.screen_keys import screen_keys
 from ui.screens.confirm import Confirm, Notice
@@ -174,13 +175,14 @@ class NetcardsApp(App[None]):
 
     def get_key_display(self, binding: Binding) -> str:
         """A screen may name a key by what it means there (`key_display` on the screen: a
-        Velonimo duel's seats are 1-2, not 1-5)."""
+        Velonimo duel's seats are 1-2, not 1-5). A key's name is in the player's language
+        (`ui.key_names`: échap, espace, spatie), wherever it is shown."""
         own = getattr(self.screen_stack[-1], "key_display", None) if self.screen_stack else None
         shown = (own(binding) if own is not None else None) or super().get_key_display(binding)
         if self.ascii_mode:
             for glyph, word in self.ASCII_KEYS.items():
                 shown = shown.replace(glyph, word)
-        return shown
+        return key_name(shown)
 
     async def on_unmount(self) -> None:
         await self.close_session(wait_for_guests=False)  # the app is going: not for minutes

@@ -55,12 +55,14 @@ class HostSetupScreen(Screen[TablePlan | None]):
     | Key | Action |
     | :- | :- |
     | tab / shift+tab | Next / previous field |
-    | ctrl+o | Open the table |
+    | ctrl+o | Open the table (practising: Start, as the button says) |
     | escape | Back to the menu |
     """
 
     BINDINGS = [
+        # One key, named as the form's button names it (see `check_action`).
         Binding("ctrl+o", "open", N_("Open the table")),
+        Binding("ctrl+o", "start", N_("Start")),
         Binding("escape", "app.pop_screen", N_("Back")),
     ]
 
@@ -166,6 +168,17 @@ class HostSetupScreen(Screen[TablePlan | None]):
             elif isinstance(widget, Input) and spec.kind != "deck" and value is not None:
                 text = ",".join(map(str, value)) if isinstance(value, list) else str(value)
                 widget.value = text
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """ctrl+o is named in the key bar as the button is: Start for a practice game."""
+        if action == "open":
+            return not self.practise
+        if action == "start":
+            return self.practise
+        return True
+
+    def action_start(self) -> None:
+        self.action_open()
 
     @property
     def hosting(self) -> bool:
