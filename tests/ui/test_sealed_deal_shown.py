@@ -25,11 +25,12 @@ def key_bar(app: Any) -> str:
 async def test_the_sealing_is_said_until_the_hand_is_known(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # The sealing's messages reach this program slowly, as over a slow link.
+    # The sealing's messages wait (as over a slow link) until the test has looked.
     sealing = TableClient._on_sealed
+    go_on = asyncio.Event()
 
     async def slowly(self: TableClient, message: Any) -> None:
-        await asyncio.sleep(0.1)
+        await go_on.wait()
         await sealing(self, message)
 
     monkeypatch.setattr(TableClient, "_on_sealed", slowly)
@@ -52,6 +53,7 @@ async def test_the_sealing_is_said_until_the_hand_is_known(
         assert screen.client.view is None, "still sealing"
         await pilot.press("r")  # a move key typed now does nothing, and says nothing else
         assert screen.message == ""
+        go_on.set()
         await wait_until(pilot, lambda: screen.client.view is not None, 30)
         await wait_until(pilot, lambda: SEALING not in screen_text(app), 10)
         await wait_until(pilot, lambda: "Walk" in key_bar(app) or "Waiting" in screen_text(app))
