@@ -86,6 +86,10 @@ class NetcardsApp(App[None]):
 
     CSS_PATH = "netcards.tcss"
     TITLE = "netcards"
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (60, "-broad")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]
+    """Each screen's classes for its window's size: the forms, questions and lobby lay
+    themselves out for a phone's window (40x20) with `-narrow` and `-short` (netcards.tcss)."""
     writes_files = True
     """False for a guest of the SSH door: nothing of theirs is saved on the host's disk."""
     BINDINGS = [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -28,6 +29,15 @@ ENTRIES = (
 BANNER = "netcards"
 
 
+def entry(letter: str, words: str) -> Table:
+    """An entry: its letter, then its words, which wrap under themselves in a narrow window."""
+    grid = Table.grid(padding=(0, 0, 0, 2))
+    grid.add_column(no_wrap=True)
+    grid.add_column()
+    grid.add_row(Text(letter, style="bold"), Text(words))
+    return grid
+
+
 class MenuScreen(Screen[None]):
     """The main menu.
 
@@ -47,13 +57,10 @@ class MenuScreen(Screen[None]):
             yield Static(BANNER, id="menu-title")
             yield Static(_("Card games with friends, over a LAN or SSH."), id="menu-subtitle")
             yield StoppingOptionList(
-                *[
-                    Option(Text.assemble((letter, "bold"), "  ", _(label)), id=key)
-                    for key, letter, label in ENTRIES
-                ],
+                *[Option(entry(letter, _(label)), id=key) for key, letter, label in ENTRIES],
                 id="menu",
             )
-        yield KeyBar()
+        yield KeyBar(wrap=True)
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
