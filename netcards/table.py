@@ -224,23 +224,29 @@ class Table:
             self.contribute(index, part)
 
     def reconfigure(self, game_id: str, players: int, options: Mapping[str, Any]) -> None:
-        """Change the game, the player count or the options in the lobby; seated players keep
-        their seats, bots beyond the new count leave, and nobody is ready any more."""
+        """Change the game, the player count or the options in the lobby, and nobody is ready
+        any more. With as many seats as before everyone keeps their seat. With another count
+        the players take the first seats and the bots the last ones, as a table opened with
+        them has them (the host form says so); bots beyond the new count leave."""
         self._lobby_only()
         game = get_game(game_id)
         config = game.make_config(players, options)
         if self.sealed:
             sealed_engine(game.id)  # a sealed table stays sealed: only to a title that can be
-        kept = [s for s in self.seats if s.kind != "open"]
-        humans = [s for s in kept if s.kind == "human"]
+        humans = [s for s in self.seats if s.kind == "human"]
         if len(humans) > players:
             raise LobbyError(f"{len(humans)} players are seated; {players} seats are too few")
-        bots = [s for s in kept if s.kind == "bot"][: players - len(humans)]
-        seats = [Seat(i) for i in range(players)]
-        for i, old in enumerate(sorted(humans + bots, key=lambda s: s.index)):
-            old.index = i
-            old.ready = old.kind == "bot"
-            seats[i] = old
+        bots = [s for s in self.seats if s.kind == "bot"][: players - len(humans)]
+        if players == len(self.seats):
+            seats = list(self.seats)
+        else:
+            seats = [Seat(i) for i in range(players)]
+            places = [*range(len(humans)), *range(players - len(bots), players)]
+            for i, old in zip(places, humans + bots, strict=True):
+                old.index = i
+                seats[i] = old
+        for s in seats:
+            s.ready = s.kind == "bot"
         self.game, self.config, self.seats = game, config, seats
         # A bot named after its seat ("Bot 3") that moved is named after its new one: the
         # digit that chooses a player in the game is the seat's, and must name that bot.

@@ -42,6 +42,7 @@ from ui.games import screen_class
 from ui.greys import EqualLuminanceGreys
 from ui.hangup import CHECK_EVERY, hang_up_now, hung_up
 from ui.i18n import N_, _, current, from_locale, ngettext, use
+from ui.key_names import key_name
 from ui.keys import KeysInOrder
 from ui.screen_keys import screen_keys
 from ui.screens.confirm import Confirm, Notice
@@ -78,17 +79,24 @@ class NetcardsApp(App[None]):
 
     | Key | Action |
     | :- | :- |
-    | ctrl+q | Quit (after asking, while at a table) |
+    | ctrl+q, ctrl+c | Quit (after asking, while at a table) |
     | ctrl+p | Commands: every key of the screen, by name |
     | ? | The keys of this screen (in a game: its rules) |
     """
 
     CSS_PATH = "netcards.tcss"
     TITLE = "netcards"
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (60, "-broad")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]
+    """Each screen's classes for its window's size: the forms, questions and lobby lay
+    themselves out for a phone's window (40x20) with `-narrow` and `-short` (netcards.tcss)."""
     writes_files = True
     """False for a guest of the SSH door: nothing of theirs is saved on the host's disk."""
     BINDINGS = [
         Binding("ctrl+q", "quit", N_("Quit"), show=False, priority=True),
+        # A terminal user's first reflex: it quits as ctrl+q does (asking first at a table),
+        # everywhere, before a field takes it for "copy" (nobody copies with it in a terminal).
+        Binding("ctrl+c", "quit", N_("Quit"), show=False, priority=True),
         Binding("ctrl+p", "command_palette", N_("Commands"), show=False, priority=True),
         Binding("question_mark", "help", N_("Keys of this screen"), show=False),
     ]
@@ -171,13 +179,14 @@ class NetcardsApp(App[None]):
 
     def get_key_display(self, binding: Binding) -> str:
         """A screen may name a key by what it means there (`key_display` on the screen: a
-        Velonimo duel's seats are 1-2, not 1-5)."""
+        Velonimo duel's seats are 1-2, not 1-5). A key's name is in the player's language
+        (`ui.key_names`: échap, espace, spatie), wherever it is shown."""
         own = getattr(self.screen_stack[-1], "key_display", None) if self.screen_stack else None
         shown = (own(binding) if own is not None else None) or super().get_key_display(binding)
         if self.ascii_mode:
             for glyph, word in self.ASCII_KEYS.items():
                 shown = shown.replace(glyph, word)
-        return shown
+        return key_name(shown)
 
     async def on_unmount(self) -> None:
         await self.close_session(wait_for_guests=False)  # the app is going: not for minutes
@@ -251,7 +260,9 @@ class NetcardsApp(App[None]):
             _("Keys of this screen"), _("key: {key}").format(key="?"), self.action_help
         )
         yield SystemCommand(_("Colour theme"), _("Change the colours"), self.action_change_theme)
-        yield SystemCommand(_("Quit"), _("key: {key}").format(key="ctrl+q"), self.action_quit)
+        yield SystemCommand(
+            _("Quit"), _("key: {key}").format(key="ctrl+q / ctrl+c"), self.action_quit
+        )
 
     # -- sessions ----------------------------------------------------------------------------------------
 
@@ -586,7 +597,8 @@ class NetcardsApp(App[None]):
             self.back_to_menu()
 
     async def action_quit(self) -> None:
-        """ctrl+q: at once from the menus; at a table only once the player said so."""
+        """ctrl+q or ctrl+c: at once from the menus; at a table only once the player said so
+        (the question it asks says what leaving does; the same key again quits)."""
         session = self.session
         done = session is None or session.client.outcome is not None or session.client.host_closed
         if done or isinstance(self.screen, Confirm):

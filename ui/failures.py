@@ -17,7 +17,8 @@ from ui.i18n import N_, _
 class Explained:
     text: str
     field: str | None
-    """The join form's field to fix ("address", "password"), or None: nothing to retry."""
+    """The join form's field to fix ("address", "password"; "spectator", the box to tick to
+    watch a table that has no seat left), or None: nothing to retry."""
     loud: bool = False
 
 
@@ -109,9 +110,9 @@ def explain(failed: Failed, address: str, *, refused_deal: bool = False) -> Expl
         return Explained(
             _(
                 "This table has no free seat (it is full, or its game has begun); you may "
-                "still watch it as a spectator."
+                "still watch it as a spectator: space ticks the box, enter joins."
             ),
-            "address",
+            "spectator",
         )
     if code == "host_key_changed":
         advice = _(

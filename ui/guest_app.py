@@ -46,7 +46,7 @@ class GuestApp(NetcardsApp):
 
     | Key | Action |
     | :- | :- |
-    | ctrl+q | Quit (ends the SSH session) |
+    | ctrl+q, ctrl+c | Quit (ends the SSH session) |
     """
 
     ENABLE_COMMAND_PALETTE = False

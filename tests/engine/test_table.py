@@ -82,6 +82,36 @@ def test_bots_named_after_their_seat_follow_it_when_the_table_changes() -> None:
     assert [(s.index, s.name) for s in table.seats] == [(0, "Zed"), (1, "Bot 2"), (2, "Robo")]
 
 
+def test_bots_keep_the_last_seats_when_the_game_changes() -> None:
+    """A table opened with one bot has it in the last seat, as the host form says. Another
+    game with as many seats moves nobody and renames nobody; another count of seats keeps the
+    bots in the last seats (named after their new seat), the players in the first."""
+    table = Table.create("auf-achse", 3, {}, name="t", host_part=bytes(32))
+    table.claim_seat("Zed", "tok")
+    table.add_bot("heuristic", 2)
+    table.reconfigure("velonimo", 3, {})
+    assert [(s.index, s.kind, s.name) for s in table.seats] == [
+        (0, "human", "Zed"),
+        (1, "open", ""),
+        (2, "bot", "Bot 3"),
+    ]
+    table.reconfigure("velonimo", 4, {})
+    assert [(s.index, s.kind, s.name) for s in table.seats] == [
+        (0, "human", "Zed"),
+        (1, "open", ""),
+        (2, "open", ""),
+        (3, "bot", "Bot 4"),
+    ]
+    table.claim_seat("Amy", "tok2")  # a player takes the first open seat
+    table.reconfigure("via-gladiola", 3, {})
+    assert [(s.index, s.kind, s.name) for s in table.seats] == [
+        (0, "human", "Zed"),
+        (1, "human", "Amy"),
+        (2, "bot", "Bot 3"),
+    ]
+    assert not any(s.ready for s in table.seats if s.kind == "human")
+
+
 def test_start_waits_for_open_seats_and_unready_players() -> None:
     table = new_table(3)
     table.claim_seat("Ann", "t1")

@@ -53,7 +53,8 @@ async def test_a_600_character_line_through_the_door_sends_500_and_the_guest_sta
         else:  # the terminal's bracketed paste, line breaks and a tab in it
             text = LONG[:200] + "\n" + LONG[200:400] + "\t" + LONG[400:]
             visitor.keys("\x1b[200~" + text + "\x1b[201~")
-        await visitor.wait_for("holds at most 500", seconds=60)  # (the toast wraps the rest)
+        # said in the chat box (its words wrap at its width)
+        await visitor.wait_for("chat line holds", seconds=60)
         visitor.keys("enter")
         for _ in range(400):
             if said_by(table, "Ann"):

@@ -39,6 +39,7 @@ KEYS = {
     "pagedown": "\x1b[6~",
     "ctrl+o": "\x0f",
     "ctrl+q": "\x11",
+    "ctrl+c": "\x03",
 }
 """Key names as an xterm sends them; any other string is typed as it is."""
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.terminal.harness import Terminal
 from tests.terminal.test_whole_games import AA_CARD, hand, open_table
 
 
@@ -64,3 +65,18 @@ def test_a_window_too_small_says_so_until_it_is_made_bigger(tmp_path: Path, expo
         term.resize(80, 24)
         screen = term.wait_for("Day 1 of 4")
         assert "at least" not in screen
+
+
+def test_ctrl_c_quits_from_the_menu_and_asks_first_at_a_table(tmp_path: Path) -> None:
+    """In a real terminal ctrl+c reaches the app as a key (raw mode), not as SIGINT: the
+    menu quits at once, with status 0; a table asks first, and ctrl+c again quits."""
+    with Terminal(tmp_path / "menu") as term:
+        term.wait_for("Practise against bots")
+        term.keys("ctrl+c")
+        assert term.wait_exit() == 0
+    with open_table(tmp_path / "table", "via-gladiola", 3) as term:
+        term.wait_for(" Your turn", "Waiting for")
+        term.keys("ctrl+c")
+        term.wait_for("Leave the table and quit?")
+        term.keys("ctrl+c")
+        assert term.wait_exit() == 0

@@ -14,7 +14,7 @@ from textual.pilot import Pilot
 
 KEYS = {"enter": "\r", "escape": "\x1b", "tab": "\t", "backspace": "\x7f", "down": "\x1b[B"}
 KEYS |= {"up": "\x1b[A", "right": "\x1b[C", "left": "\x1b[D", "ctrl+p": "\x10", "ctrl+q": "\x11"}
-KEYS |= {"ctrl+o": "\x0f", "ctrl+s": "\x13", "shift+tab": "\x1b[Z"}
+KEYS |= {"ctrl+o": "\x0f", "ctrl+s": "\x13", "shift+tab": "\x1b[Z", "ctrl+c": "\x03"}
 
 
 def as_bytes(*keys: str) -> str:

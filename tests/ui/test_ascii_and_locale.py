@@ -112,7 +112,7 @@ async def test_the_rules_are_readable_in_ascii_mode_from_the_menu() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await burst(pilot, "r")
         await wait_until(pilot, lambda: type(app.screen).__name__ == "RulesPicker")
-        await burst(pilot, "up", "enter")  # the last entry: Via Gladiola
+        await burst(pilot, "down", "down", "enter")  # the last entry: Via Gladiola
         await wait_until(pilot, lambda: type(app.screen).__name__ == "RulesScreen")
         await wait_until(pilot, lambda: rules_shown(app), 5)
         assert all(ord(ch) < 128 for ch in screen_text(app)), "nothing but ASCII"

@@ -113,8 +113,10 @@ async def type_or_paste(pilot: Any, how: str, text: str) -> None:
     """Into the focused chat box: key by key in one burst (as over SSH), or as one paste."""
     if how == "typed":
         await burst(pilot, *text)
-    else:
+    elif how == "pasted":
         pilot.app.screen.focused.post_message(events.Paste(text))
+    else:  # as a terminal sends it: bracketed, read by the app's own parser, in order
+        await keys_burst(pilot, "\x1b[200~" + text + "\x1b[201~")
     await pilot.pause()
 
 
@@ -122,8 +124,21 @@ def said(app: Any) -> list[str]:
     return [n.message for n in app._notifications]
 
 
-@pytest.mark.parametrize("how", ["typed", "pasted"])
-async def test_a_600_character_line_stops_at_the_limit_and_says_it_once(how: str) -> None:
+def words(app: Any) -> str:
+    return " ".join(screen_text(app).split())
+
+
+def box_says_full(app: Any) -> bool:
+    """The chat box shows the limit's words, on the screen (not hidden, not of no height)."""
+    note = app.screen.query_one("#chat-full")
+    shown = note.display and note.region.height > 0
+    return bool(shown) and LIMIT in " ".join(str(note.render()).split())
+
+
+@pytest.mark.parametrize("how", ["typed", "pasted", "terminal-paste"])
+async def test_a_600_character_line_stops_at_the_limit_and_the_box_says_so(how: str) -> None:
+    """Said in the chat box, above the line, for as long as the line is full: no notice in a
+    corner of the screen (it covered the hand, and was gone before a paste's cut was read)."""
     app = OneChat()
     async with app.run_test(size=(80, 24)) as pilot:
         box = app.query_one("#chat-input", Input)
@@ -131,10 +146,23 @@ async def test_a_600_character_line_stops_at_the_limit_and_says_it_once(how: str
         await type_or_paste(pilot, how, LONG)
         await wait_until(pilot, lambda: len(box.value) == 500, seconds=30)
         assert box.value == LONG[:500]
-        assert said(app) == [LIMIT], "said once, not at each key past the limit"
-        await pilot.press("backspace", "x", "y")
+        await wait_until(pilot, lambda: LIMIT in words(app))
+        assert said(app) == [], "no notice over the screen"
+        await pilot.press("backspace")
+        await wait_until(pilot, lambda: LIMIT not in words(app))
+        await pilot.press("x")
         assert box.value == LONG[:499] + "x"
-        assert said(app) == [LIMIT, LIMIT], "said again for a new try past the limit"
+        await pilot.pause()
+        assert LIMIT not in words(app), "500 characters, nothing cut: nothing to say"
+        await pilot.press("y")
+        await wait_until(pilot, lambda: LIMIT in words(app))
+        await pilot.press("escape")  # the box closed: the line is kept, the words go
+        await wait_until(pilot, lambda: LIMIT not in words(app))
+        box.focus()
+        await pilot.press("end")  # (the focus selects the whole line, which a key replaces)
+        await type_or_paste(pilot, how, "more")  # into a line that was already full
+        await wait_until(pilot, lambda: LIMIT in words(app))
+        assert box.value == LONG[:499] + "x"
 
 
 async def test_a_pasted_text_with_line_breaks_and_controls_becomes_a_line_the_table_takes() -> None:
@@ -168,7 +196,7 @@ async def at_the_table(pilot: Any, where: str, app: Any) -> None:
     await wait_until(pilot, lambda: hasattr(app.screen, "game_id"))
 
 
-@pytest.mark.parametrize("how", ["typed", "pasted"])
+@pytest.mark.parametrize("how", ["typed", "terminal-paste"])
 @pytest.mark.parametrize("where", ["host", "lan"])
 async def test_a_600_character_chat_line_at_the_table_sends_500_and_the_game_goes_on(
     where: str, how: str
@@ -184,11 +212,16 @@ async def test_a_600_character_chat_line_at_the_table_sends_500_and_the_game_goe
             screen = app.screen
             await pilot.press("c")
             await type_or_paste(pilot, how, LONG)
+            await wait_until(pilot, lambda: box_says_full(app))
+            chat = screen.query_one("#chat").region
+            note = screen.query_one("#chat-full").region
+            assert chat.contains_region(note), "in the chat pane"
+            assert not note.overlaps(screen.query_one("#hand").region)
             await pilot.press("enter")
             client = screen.client
             await wait_until(pilot, lambda: bool(client.chat), seconds=30)
             assert [line.text for line in client.chat] == [LONG[:500]]
-            assert LIMIT in said(app)
+            assert said(app) == [], "said in the chat box: no notice over the hand"
             assert app.screen is screen and app.return_code is None
             assert screen.chatting, "the box is open for the next line"
             await pilot.press("escape", "home")

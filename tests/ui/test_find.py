@@ -104,3 +104,28 @@ async def test_the_cursor_stays_on_its_table_when_another_appears_above_it(
             await responder.close()
         for host in (kitchen, porch, attic):
             await host.close()
+
+
+async def test_at_40_columns_the_list_fits_and_the_chosen_table_says_the_rest(
+    udp_port: int,
+) -> None:
+    """A phone's window: the list keeps the table, its game and its seats, each whole; the
+    address and the password, which ran off the right edge, are said under it; wider again,
+    the columns come back."""
+    host = await open_host(name="Attic", password="tulip")
+    responder = await announce(host, udp_port)
+    try:
+        app = make_app(settings=UserSettings(name="Ann"), ascii_mode=False)
+        async with app.run_test(size=(40, 20)) as pilot:
+            await find(pilot, "Attic")
+            text = screen_text(app)
+            header = next(line for line in text.splitlines() if "free seats" in line)
+            assert header.split() == ["table", "game", "free", "seats"], header
+            assert f"127.0.0.1:{host.port}" in text and "This table has a password." in text
+            await pilot.resize_terminal(100, 24)
+            await wait_until(pilot, lambda: "address" in screen_text(app))
+            row = next(line for line in screen_text(app).splitlines() if "Attic" in line)
+            assert f"127.0.0.1:{host.port}" in row and "yes" in row.split()
+    finally:
+        await responder.close()
+        await host.close()

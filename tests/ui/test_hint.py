@@ -109,6 +109,8 @@ async def hint_words(monkeypatch: pytest.MonkeyPatch, bot: Resting) -> str:
     ("sureness", "chance", "words"),
     [
         ("close", 0.62, "about 62% to win; a close call"),
+        ("close", 0.8, "about 80% to win, as with other moves"),
+        ("close", 0.3, "about 30% to win, as with other moves"),
         ("close", 0.998, "about 100% to win, as with other moves"),
         ("close", 0.001, "about 0% to win, as with other moves"),
         ("clear", 1.0, "about 100% to win; clearly the best"),
@@ -117,7 +119,9 @@ async def hint_words(monkeypatch: pytest.MonkeyPatch, bot: Resting) -> str:
 async def test_a_close_call_at_a_sure_win_or_loss_says_other_moves_do_as_well(
     monkeypatch: pytest.MonkeyPatch, sureness: str, chance: float, words: str
 ) -> None:
-    """ "100% to win; a close call" read as a doubt about the win: there, every move wins."""
+    """ "100% to win; a close call" read as a doubt about the win: there, every move wins; and
+    "80% to win; a close call" read as a contradiction. A close call between moves is said
+    as one only where the chance to win is near even."""
     message = await hint_words(monkeypatch, Resting(sureness, chance))
     assert message == f"Hint: rest ({words}) (press r)"
 

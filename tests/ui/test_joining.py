@@ -207,6 +207,16 @@ async def test_a_table_whose_game_has_begun_says_so_not_that_nobody_answers(
             assert "Nobody answers" not in text, text
             assert "no free seat" in text and "spectator" in text, text
             assert "has already started; you may join" not in text, "the host's words, again"
+            # The box the words point at has the focus: space ticks it (the address stays),
+            # and enter joins to watch.
+            screen = pilot.app.screen
+            assert screen.focused is screen.query_one("#spectator")
+            await burst(pilot, " ")
+            assert screen.query_one("#address", Input).value == f"127.0.0.1:{host.port}"
+            assert screen.query_one("#spectator").value is True
+            await burst(pilot, "enter")
+            await wait_until(pilot, lambda: hasattr(pilot.app.screen, "game_id"), 30)
+            assert pilot.app.session.client.spectator
     finally:
         runner.cancel()
         await host.close()

@@ -280,3 +280,26 @@ async def test_the_ssh_command_and_its_fingerprint_each_fit_on_a_line_of_their_o
         rows = [row.strip() for row in screen_text(app).splitlines()]
         assert any(row.startswith(command) for row in rows), rows
         assert any(door.fingerprint in row for row in rows), rows
+
+
+async def test_o_changing_the_game_leaves_the_bot_in_the_last_seat_under_its_name() -> None:
+    """Hosted with one bot, which the form says takes the last seat; `o`, another game by keys
+    (its seats as many): the lobby still shows the bot in the last seat, under the same name."""
+    from tests.ui.bursts import burst
+
+    plan = TablePlan("auf-achse", 3, {}, bind="127.0.0.1", port=0, discovery=False, bots=1)
+    app = make_app(settings=UserSettings(name="Ann"), ascii_mode=False, host=plan)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: on(pilot, "LobbyScreen"))
+        lobby = lambda: app.session.client.lobby  # noqa: E731
+        await wait_until(pilot, lambda: lobby() is not None and lobby().seats[2].kind == "bot")
+        assert lobby().seats[2].name == "Bot 3"
+        await burst(pilot, "o")
+        await wait_until(pilot, lambda: on(pilot, "TableChangeScreen"))
+        await pilot.pause(0.3)
+        await burst(pilot, "enter", "down", "enter", "ctrl+o")
+        await wait_until(pilot, lambda: on(pilot, "LobbyScreen"))
+        await wait_until(pilot, lambda: lobby().game == "velonimo")
+        seats = [(s.kind, s.name) for s in lobby().seats]
+        assert seats == [("human", "Ann"), ("open", ""), ("bot", "Bot 3")]
+        await wait_until(pilot, lambda: re.search(r"3 +Bot 3", screen_text(app)) is not None)

@@ -427,3 +427,68 @@ def test_result_lines_give_each_stage_and_the_total() -> None:
         "Bo: 60 + 0 = 60 km",
         "Cy: 0 + 0 = 0 km",
     ]
+
+
+def test_the_stage_summary_lists_runs_and_totals_in_seat_order() -> None:
+    """The log tells the runs as they were turned over (from the stage's first player on);
+    the summary lists them as it lists the totals, in seat order, as the players' list does."""
+    screen = a_screen()
+    screen.client.log, screen.client.steps = [], []
+    end = {
+        "kind": "stage_end",
+        "stage": 2,
+        "reason": "target",
+        "rounds": 4,
+        "total": 210,
+        "target": 200,
+        "scores": [220, 0, 40],
+        "totals": [300, 60, 40],
+        "runs": [
+            {"seat": 1, "cards": [], "score": 0, "scored_from": 0, "breaks": []},
+            {"seat": 2, "cards": [km(40)], "score": 40, "scored_from": 0, "breaks": []},
+            {"seat": 0, "cards": [km(30), km(50)], "score": 220, "scored_from": 0, "breaks": []},
+        ],
+    }
+    title, lines = screen.summary_of(end)
+    assert title == "Stage 2 is over: the odometer reached 210 of 200 km"
+    assert lines == [
+        "You: 30 50 = 220 km",
+        "Bo: (empty) = 0 km",
+        "Cy: 40 = 40 km",
+        "",
+        "You: +220 km this stage, 300 km in all",
+        "Bo: +0 km this stage, 60 km in all",
+        "Cy: +40 km this stage, 40 km in all",
+    ]
+
+
+def five_seat_view_after_two_stages() -> dict[str, Any]:
+    """Seat 0's view of a five-seat game played by bots into its third stage."""
+    config = GAME.make_config(5, {})
+    seed = b"\x07" * 32
+    state = GAME.setup(config, seed)
+    bots = [make_bot("heuristic", GAME, config, s, seed + bytes([s])) for s in range(5)]
+    while len(GAME.view(state, 0)["stage_results"]) < 2:
+        for s in sorted(GAME.to_act(state)):
+            GAME.apply(state, s, bots[s].choose(GAME.view(state, s), GAME.legal_actions(state, s)))
+    return GAME.view(state, 0)
+
+
+async def test_each_player_s_km_and_last_stage_are_on_their_row_at_80_columns() -> None:
+    """Five players: each row of the players' list says the player's km so far and what the
+    last stage gave them, on one line, and no line of numbers by seat is left to decode."""
+    view = five_seat_view_after_two_stages()
+    app = make_app(settings=UserSettings(name="Ann"), random_bytes=seeded(7), bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_practice(pilot, "auf-achse", 5)
+        screen = app.screen
+        screen.client.view = view
+        screen.refresh_all()
+        await pilot.pause()
+        text = screen_text(app)
+    last = view["stage_results"][-1]["scores"]
+    names = ["Ann (you)", "Bot 2", "Bot 3", "Bot 4", "Bot 5"]
+    for seat, name in enumerate(names):
+        row = next(line for line in text.splitlines() if f" {name} " in line)
+        assert f" {view['scores'][seat]} (+{last[seat]}) " in row, row
+    assert "seat by seat" not in text and "Each stage" not in text

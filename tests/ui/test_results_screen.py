@@ -109,6 +109,10 @@ async def test_a_table_closed_early_has_leaders_and_no_winner() -> None:
         assert "The host closed the table. Results so far:" in text
         assert "winner" not in text, text
         assert text.count("leading") == leading, text
+        header = next(line for line in text.splitlines() if "place" in line)
+        cells = [cell.strip() for cell in header.strip().strip("┃").split("┃")]
+        # Nobody ahead: no column for the word, rather than an empty one without a title.
+        assert cells == ["place", "player", "blisters", *([""] if leading else [])], header
 
 
 async def test_play_again_asks_for_the_table_as_it_ended() -> None:

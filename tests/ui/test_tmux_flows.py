@@ -165,7 +165,7 @@ def test_the_c_locale_draws_in_ascii_and_the_rules_read_at_160_by_48(tmp_path: P
             "ann", home["ann"], NETCARDS, size=(160, 48), env={"LANG": "C", "TERM": "xterm"}
         )
         menu = tmux.wait_for("ann", "Practise against bots")
-        tmux.keys("ann", "r", "Up", "Enter")  # the rules, of the last game: Via Gladiola
+        tmux.keys("ann", "r", "End", "Enter")  # the rules, of the last game: Via Gladiola
         rules = tmux.wait_for("ann", "The cards")
     finally:
         tmux.close()

@@ -215,15 +215,6 @@ class AufAchseScreen(GameScreen):
             _("Draw pile {n}, discards {d}").format(n=view["draw_pile"], d=len(view["discard"]))
             + "\n"
         )
-        results = view["stage_results"]
-        if results:
-            # One entry per stage, numbered, without spaces, so that a wrapped line never splits
-            # one; the seats' totals are in the players' list, these are the stages' shares.
-            scores = "; ".join(
-                f"{n}:" + "/".join(str(s) for s in stage["scores"])
-                for n, stage in enumerate(results, 1)
-            )
-            text.append(_("Each stage's km, seat by seat: {scores}").format(scores=scores))
         return text
 
     def odometer_text(self) -> Text:
@@ -256,8 +247,17 @@ class AufAchseScreen(GameScreen):
         return text
 
     def score_of(self, seat: int) -> str:
-        scores = self.view.get("scores", [])
-        return str(scores[seat]) if seat < len(scores) else ""
+        """The seat's km so far and, after it, what the last stage gave it ("430 (+160)"):
+        beside each player's name, in the players' list, five players fit at 80 columns (a
+        line of every stage's km by seat, "1:60/210/160", told nobody whose was whose)."""
+        view = self.view
+        scores = view.get("scores", [])
+        if seat >= len(scores):
+            return ""
+        results = view.get("stage_results") or []
+        if not results or view.get("over"):
+            return str(scores[seat])
+        return _("{total} (+{last})").format(total=scores[seat], last=results[-1]["scores"][seat])
 
     def note_of(self, seat: int) -> str:
         view = self.view
@@ -494,8 +494,11 @@ class AufAchseScreen(GameScreen):
         return "\n".join(lines)
 
     def deal_summary(self, event: dict[str, Any]) -> tuple[str, list[str]]:
-        """How the stage ended, then each run and what it scored, and the totals so far."""
-        head, *runs = self.describe_stage_end(event).split("\n")
+        """How the stage ended, then each run and what it scored, and the totals so far: both
+        in seat order, as the players' list has them (the log tells the runs as they were
+        turned over, from the stage's first player on)."""
+        seat_order = {**event, "runs": sorted(event["runs"], key=lambda run: run["seat"])}
+        head, *runs = self.describe_stage_end(seat_order).split("\n")
         totals = event.get("totals", event["scores"])
         lines = [*runs, ""]
         for seat, total in enumerate(totals):

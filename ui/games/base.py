@@ -69,7 +69,10 @@ HINT_WORDS = {  # how sure the search is of its move (`Analysis.sureness`)
     "close": N_("Hint: {move} (about {chance}% to win; a close call)"),
     "same": N_("Hint: {move} (about {chance}% to win, as with other moves)"),
 }
-"""`same`: a close call at a sure win or a sure loss, where "close" would read as a doubt."""
+"""`same`: a close call (another move may be as good) where the chance to win is far from even:
+"about 80% to win; a close call" read as a doubt about the win itself."""
+CLOSE_CALL = range(35, 66)
+"""The chances to win (in %) at which a close call between moves is worded as one."""
 
 
 def upper_first(text: str) -> str:
@@ -165,6 +168,8 @@ class GameScreen(Screen[None]):
         self.stand_in_move = False
         """The event being worded is our seat's move made by a bot (the host's stand-in while
         we were away, or the turn clock's): its subject is that bot, not 'You'."""
+        self.deal_shown: bool | None = None
+        """Whether the screen last showed the game (True) or that its deal is on its way."""
 
     # -- layout ------------------------------------------------------------------------------------
 
@@ -364,9 +369,37 @@ class GameScreen(Screen[None]):
 
     # -- refreshing ----------------------------------------------------------------------------------
 
+    @property
+    def dealing(self) -> bool:
+        """The game has begun but this seat has no view of it yet: its deal is on its way. At a
+        sealed table the seats' programs seal and shuffle the cards among themselves first,
+        which takes a moment (about a second, over a network): no hand to show, nor a move to
+        offer, until this seat's hand is known."""
+        return not self.view and self.client.outcome is None
+
+    def deal_words(self) -> str:
+        if getattr(self.client, "sealed_table", False):
+            return _(
+                "Sealing the deal: the players' programs shuffle the cards among themselves..."
+            )
+        return _("Dealing...")
+
+    def show_deal(self) -> None:
+        """Say the deal is on its way, or show the game once it has come (the move keys with
+        it): each time the one turns into the other."""
+        dealt = not self.dealing
+        if dealt == self.deal_shown:
+            return
+        self.deal_shown = dealt
+        self.query_one(Hand).empty_words = "" if dealt else self.deal_words()
+        self.query_one(Hand).refresh()
+        self.refresh_bindings()
+
     def refresh_all(self) -> None:
         view = self.view
+        self.show_deal()
         if not view:
+            self.refresh_status()
             return
         to_act = set(self.client.to_act)
         rows = []
@@ -423,7 +456,7 @@ class GameScreen(Screen[None]):
             status.append("! " + self.message + "  ", style="bold red")
         if self.seat is None:
             status.append(_("Watching") + ": ", style="bold")
-        status.append(self.prompt())
+        status.append(self.deal_words() if self.dealing else self.prompt())
         line = self.query_one("#status", Static)
         width = line.size.width or max(1, self.app.size.width - 2)
         rows = 2 if len(status.wrap(self.app.console, width)) > 1 else 1
@@ -620,6 +653,8 @@ class GameScreen(Screen[None]):
             return False
         if action in self.EVERYBODY:
             return True
+        if self.dealing:
+            return False  # no move, nor a hint, before the hand is known
         if self.seat is None:
             return False
         return self.can_use(action, parameters)
@@ -660,8 +695,8 @@ class GameScreen(Screen[None]):
         """A key the key bar shows greyed (a move, the hint: they wait for this seat's turn) does
         nothing when typed; the status line says why, so that a key typed too early is not
         taken for a key the program missed."""
-        if self.seat is None or self.view.get("over"):
-            return
+        if self.seat is None or self.view.get("over") or self.dealing:
+            return  # (while dealing, the status line already says why nothing moves)
         active = self.active_bindings.get(event.key)
         if active is None or active.enabled or active.node is not self:
             return
@@ -731,7 +766,7 @@ class GameScreen(Screen[None]):
         self.last_hint = (asked, found)
         chance = round(100 * found.win_chance)
         sureness = found.sureness
-        if sureness == "close" and chance in (0, 100):
+        if sureness == "close" and chance not in CLOSE_CALL:
             sureness = "same"
         hint = _(HINT_WORDS[sureness]).format(move=self.describe_move(found.action), chance=chance)
         key = self.key_for(found.action)

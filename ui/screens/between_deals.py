@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import time
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -33,6 +34,7 @@ class BetweenDeals(ModalScreen[None]):
     | Key | Action |
     | :- | :- |
     | enter / space / escape | Go on to the next deal |
+    | up / down | Scroll the summary, when it is longer than the window |
     """
 
     BINDINGS = [Binding("enter,space,escape", "go_on", N_("Go on"), priority=True)]
@@ -67,11 +69,19 @@ class BetweenDeals(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Static(self.title_text, classes="form-title")
-            yield Static("\n".join(self.lines), id="between-lines")
+            # Five players' runs and totals are more lines than a phone's window has rows:
+            # they scroll (up / down), between the title and the countdown, which stay.
+            with VerticalScroll(id="between-scroll"):
+                yield Static("\n".join(self.lines), id="between-lines")
             yield Static("", id="between-countdown")
-        yield KeyBar()  # the bottom line always names the keys, over a summary too
+        yield KeyBar(wrap=True)  # the bottom line always names the keys, over a summary too
+
+    def on_resize(self, event: events.Resize) -> None:
+        """The lines take the rows the title, the countdown, the frame and the key bar leave."""
+        self.query_one("#between-scroll").styles.max_height = max(3, event.size.height - 8)
 
     def on_mount(self) -> None:
+        self.query_one("#between-scroll").focus()
         self.opened = time.monotonic()
         self.tick()
         self.set_interval(0.25, self.tick)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
+from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
@@ -12,7 +15,28 @@ from ui.i18n import N_, _
 from ui.widgets.keybar import KeyBar
 
 
-class Confirm(ModalScreen[bool]):
+class ScrollsItsText:
+    """A question's or a notice's words scroll when they are longer than a small window leaves
+    them (a phone's 20 rows): up and down scroll them, and the answers stay in sight below."""
+
+    SCROLL_KEYS: ClassVar[list[BindingType]] = [
+        Binding("up", "scroll_text(-1)", show=False),
+        Binding("down", "scroll_text(1)", show=False),
+        Binding("pageup", "scroll_text(-5)", show=False),
+        Binding("pagedown", "scroll_text(5)", show=False),
+    ]
+    ROWS_AROUND = 10
+    """The rows the frame, the answers and the key bar take around the words."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        scroll = self.query_one("#question-scroll")  # type: ignore[attr-defined]
+        scroll.styles.max_height = max(2, event.size.height - self.ROWS_AROUND)
+
+    def action_scroll_text(self, rows: int) -> None:
+        self.query_one("#question-scroll").scroll_relative(y=rows, animate=False)  # type: ignore[attr-defined]
+
+
+class Confirm(ScrollsItsText, ModalScreen[bool]):
     """A question with two answers. Enter takes the focused one: "yes" unless the question says
     the safe answer is "no" (`default=False`: trusting a key, closing a table for everyone).
 
@@ -27,6 +51,7 @@ class Confirm(ModalScreen[bool]):
         Binding("y", "answer(True)", N_("Yes")),
         Binding("n", "answer(False)", N_("No")),
         Binding("escape", "answer(False)", show=False),
+        *ScrollsItsText.SCROLL_KEYS,
     ]
 
     def __init__(
@@ -47,11 +72,12 @@ class Confirm(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="loud" if self.loud else ""):
-            yield Static(self.question, id="question")
+            with VerticalScroll(id="question-scroll"):
+                yield Static(self.question, id="question")
             with Horizontal(id="answers"):
                 yield Button(self.yes + " (y)", id="yes", variant="primary")
                 yield Button(self.no + " (n)", id="no")
-        yield KeyBar()  # the bottom line always names the keys, over a question too
+        yield KeyBar(wrap=True)  # the bottom line always names the keys, over a question too
 
     def on_mount(self) -> None:
         self.query_one("#yes" if self.default else "#no", Button).focus()
@@ -63,10 +89,11 @@ class Confirm(ModalScreen[bool]):
         self.dismiss(yes)
 
 
-class Notice(ModalScreen[None]):
+class Notice(ScrollsItsText, ModalScreen[None]):
     """A message to read, then back (enter or escape)."""
 
-    BINDINGS = [Binding("escape,enter", "close", N_("Close"))]
+    BINDINGS = [Binding("escape,enter", "close", N_("Close")), *ScrollsItsText.SCROLL_KEYS]
+    ROWS_AROUND = 8
 
     def __init__(self, text: str, *, loud: bool = False) -> None:
         super().__init__()
@@ -75,9 +102,10 @@ class Notice(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="loud" if self.loud else ""):
-            yield Static(self.text, id="question")
+            with VerticalScroll(id="question-scroll"):
+                yield Static(self.text, id="question")
             yield Button(_("OK (enter)"), id="ok", variant="primary")
-        yield KeyBar()
+        yield KeyBar(wrap=True)
 
     def on_mount(self) -> None:
         self.query_one(Button).focus()

@@ -5,13 +5,15 @@ status line names (the settings change it); `s` watches it; a table that has a p
 for it first, here. The cursor stays on the table it was on when the list is refreshed, even
 if tables came or went above it, so that keys pressed just after a refresh act on the table
 the player chose. The chosen table's fingerprint is a line of its own under the list: as a
-column it pushed the list past 80 columns in longer languages.
+column it pushed the list past 80 columns in longer languages. In a narrow window (a phone's)
+the password and address columns join it there too, so that no column runs off the edge.
 """
 
 from __future__ import annotations
 
 import os
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
@@ -51,9 +53,13 @@ class FindScreen(Screen[None]):
         Binding("escape", "app.pop_screen", N_("Back")),
     ]
 
+    NARROW = 60
+    """Below this many columns the list keeps the table, its game and its free seats."""
+
     def __init__(self) -> None:
         super().__init__()
         self.found: list[FoundTable] = []
+        self.narrow: bool | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(
@@ -62,12 +68,11 @@ class FindScreen(Screen[None]):
         )
         yield TableList(id="tables", cursor_type="row")
         yield Static(id="find-detail")
-        yield KeyBar()
+        yield KeyBar(wrap=True)
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        table.add_columns(_("table"), _("game"), _("free seats"), _("password"), _("address"))
-        table.focus()
+        self.set_columns(self.app.size.width < self.NARROW)
+        self.query_one(DataTable).focus()
         self.run_worker(self.look(), exclusive=True)
         self.set_interval(REFRESH, lambda: self.run_worker(self.look(), exclusive=True))
 
@@ -79,28 +84,9 @@ class FindScreen(Screen[None]):
                 _("Discovery failed: {reason}").format(reason=exc.strerror or exc)
             )
             return
-        table = self.query_one(DataTable)
         was = self.chosen()
         self.found = found
-        table.clear()
-        for t in found:
-            try:
-                game = get_game(t.info.game).name
-            except UnknownGame:
-                game = t.info.game + " (?)"
-            if t.info.sealed:
-                game = _("{game}, sealed").format(game=game)
-            table.add_row(
-                t.info.name,
-                game,
-                f"{t.info.free}/{t.info.players}",
-                _("yes") if t.info.password else "-",
-                t.address,
-            )
-        keys = [t.address for t in found]
-        if was is not None and was.address in keys:
-            table.move_cursor(row=keys.index(was.address), animate=False)
-        self.show_chosen()
+        self.fill(was)
         status = (
             ngettext(
                 "{n} table found; enter joins as {name}, s watches.",
@@ -114,17 +100,58 @@ class FindScreen(Screen[None]):
         )
         self.query_one("#find-status", Static).update(status)
 
+    def set_columns(self, narrow: bool) -> None:
+        """The list's columns for the window's width, filled again when they change."""
+        if narrow == self.narrow:
+            return
+        self.narrow = narrow
+        table = self.query_one(DataTable)
+        was = self.chosen()
+        table.clear(columns=True)
+        table.add_columns(_("table"), _("game"), _("free seats"))
+        if not narrow:
+            table.add_columns(_("password"), _("address"))
+        self.fill(was)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_columns(event.size.width < self.NARROW)
+
+    def fill(self, was: FoundTable | None) -> None:
+        """The tables found, the cursor on the one chosen before (if still there)."""
+        table = self.query_one(DataTable)
+        table.clear()
+        for t in self.found:
+            try:
+                game = get_game(t.info.game).name
+            except UnknownGame:
+                game = t.info.game + " (?)"
+            if t.info.sealed:
+                game = _("{game}, sealed").format(game=game)
+            cells = [t.info.name, game, f"{t.info.free}/{t.info.players}"]
+            if not self.narrow:
+                cells += [_("yes") if t.info.password else "-", t.address]
+            table.add_row(*cells)
+        keys = [t.address for t in self.found]
+        if was is not None and was.address in keys:
+            table.move_cursor(row=keys.index(was.address), animate=False)
+        self.show_chosen()
+
     def chosen(self) -> FoundTable | None:
         row = self.query_one(DataTable).cursor_row
         return self.found[row] if self.found and row is not None and row < len(self.found) else None
 
     def show_chosen(self) -> None:
         table = self.chosen()
-        self.query_one("#find-detail", Static).update(
-            ""
-            if table is None
-            else _("The table says its fingerprint is {fp}").format(fp=table.info.fingerprint)
-        )
+        if table is None:
+            self.query_one("#find-detail", Static).update("")
+            return
+        lines = []
+        if self.narrow:  # the columns the list has no room for
+            lines.append(table.address)
+            if table.info.password:
+                lines.append(_("This table has a password."))
+        lines.append(_("The table says its fingerprint is {fp}").format(fp=table.info.fingerprint))
+        self.query_one("#find-detail", Static).update("\n".join(lines))
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rich.table import Table
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -40,7 +41,13 @@ class HelpScreen(ModalScreen[None]):
             with VerticalScroll(id="help-keys"):
                 yield Static(table)
             yield Static(Text(_("escape closes this help"), style="dim"))
-        yield KeyBar()  # the bottom line always names the keys, over the help too
+        yield KeyBar(wrap=True)  # the bottom line always names the keys, over the help too
+
+    def on_resize(self, event: events.Resize) -> None:
+        """The list takes at most the rows the window leaves it (it scrolls): its title and
+        the line that says how to close it stay in sight on a phone's 20 rows too."""
+        rows = event.size.height - (6 if self.has_class("-short") else 8)
+        self.query_one("#help-keys").styles.max_height = max(3, min(16, rows))
 
     def action_close(self) -> None:
         self.dismiss(None)

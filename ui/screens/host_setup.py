@@ -31,6 +31,7 @@ from ui.sealed_words import SEALED_NO_CLOCK
 from ui.session import TablePlan
 from ui.widgets.form_error import FormError
 from ui.widgets.keybar import KeyBar
+from ui.widgets.lists import FormSelect
 from ui.widgets.text_checkbox import TextCheckbox
 
 
@@ -54,12 +55,14 @@ class HostSetupScreen(Screen[TablePlan | None]):
     | Key | Action |
     | :- | :- |
     | tab / shift+tab | Next / previous field |
-    | ctrl+o | Open the table |
+    | ctrl+o | Open the table (practising: Start, as the button says) |
     | escape | Back to the menu |
     """
 
     BINDINGS = [
+        # One key, named as the form's button names it (see `check_action`).
         Binding("ctrl+o", "open", N_("Open the table")),
+        Binding("ctrl+o", "start", N_("Start")),
         Binding("escape", "app.pop_screen", N_("Back")),
     ]
 
@@ -83,19 +86,19 @@ class HostSetupScreen(Screen[TablePlan | None]):
         with VerticalScroll(id="form"):
             yield Static(title, classes="form-title")
             yield Label(_("Game"))
-            yield Select(
+            yield FormSelect(
                 [(g.name, g.id) for g in games], value=games[0].id, allow_blank=False, id="game"
             )
             yield Label(_("Players"))
             first = games[0]
             counts = [(str(n), n) for n in range(first.min_players, first.max_players + 1)]
-            yield Select(counts, id="players", allow_blank=False)
+            yield FormSelect(counts, id="players", allow_blank=False)
             if hosting:
                 yield Label(_("Bots (they take the last seats)"))
-                yield Select([("0", 0)], value=0, id="bots", allow_blank=False)
+                yield FormSelect([("0", 0)], value=0, id="bots", allow_blank=False)
             if self.lobby is None:
                 yield Label(_("Bot level"))
-                yield Select(
+                yield FormSelect(
                     [(level_choice(lvl), lvl) for lvl in bot_levels()],
                     value="heuristic",
                     allow_blank=False,
@@ -139,7 +142,7 @@ class HostSetupScreen(Screen[TablePlan | None]):
         # Below the form, not in it: the field to fix has the focus, and the form scrolls to it,
         # so the words that say what to fix must stay in sight wherever that field is.
         yield FormError(id="form-error", classes="below-form")
-        yield KeyBar()
+        yield KeyBar(wrap=True)
 
     async def on_mount(self) -> None:
         if self.lobby is not None:
@@ -165,6 +168,17 @@ class HostSetupScreen(Screen[TablePlan | None]):
             elif isinstance(widget, Input) and spec.kind != "deck" and value is not None:
                 text = ",".join(map(str, value)) if isinstance(value, list) else str(value)
                 widget.value = text
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """ctrl+o is named in the key bar as the button is: Start for a practice game."""
+        if action == "open":
+            return not self.practise
+        if action == "start":
+            return self.practise
+        return True
+
+    def action_start(self) -> None:
+        self.action_open()
 
     @property
     def hosting(self) -> bool:
@@ -237,7 +251,7 @@ class HostSetupScreen(Screen[TablePlan | None]):
         if spec.kind == "seat":
             players = self.query_one("#players", Select).value
             n = players if isinstance(players, int) else get_game(self.game_id).max_players
-            return [label, Select(seat_choices(n), value="random", allow_blank=False, id=wid)]
+            return [label, FormSelect(seat_choices(n), value="random", allow_blank=False, id=wid)]
         if spec.kind == "deck":
             return [
                 Label(_("Deck file (empty: the house deck)")),
@@ -249,7 +263,7 @@ class HostSetupScreen(Screen[TablePlan | None]):
         if spec.kind == "choice":
             return [
                 label,
-                Select(
+                FormSelect(
                     [(c, c) for c in spec.choices], value=spec.default, allow_blank=False, id=wid
                 ),
             ]

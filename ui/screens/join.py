@@ -15,18 +15,27 @@ from ui.widgets.keybar import KeyBar
 from ui.widgets.text_checkbox import TextCheckbox
 
 
+class SpectatorBox(TextCheckbox, inherit_bindings=False):
+    """The form's one box: space ticks it, and enter joins, as it does from every field of
+    the form (a checkbox's enter would untick what space just ticked)."""
+
+    BINDINGS = [Binding("space", "toggle_button", show=False)]
+
+
 class JoinScreen(Screen[None]):
     """Join by address.
 
     | Key | Action |
     | :- | :- |
     | tab / shift+tab | Next / previous field |
+    | space | (on the spectator box) Tick it, or untick it |
     | enter, ctrl+o | Join |
     | escape | Back |
     """
 
     BINDINGS = [
         Binding("ctrl+o", "join", N_("Join")),
+        Binding("enter", "join", show=False),  # (the fields' own enter goes first: the same)
         Binding("escape", "app.pop_screen", N_("Back")),
     ]
 
@@ -66,7 +75,7 @@ class JoinScreen(Screen[None]):
             yield Input(value=self.player, id="name")
             yield Label(_("Password (if the table has one)"))
             yield Input(value=self.password, password=True, id="password")
-            yield TextCheckbox(
+            yield SpectatorBox(
                 _("Watch as a spectator"), self.spectator, id="spectator",
                 ascii_mode=bool(getattr(self.app, "ascii_mode", False)),
             )  # fmt: skip
@@ -74,11 +83,11 @@ class JoinScreen(Screen[None]):
             with Horizontal(id="form-buttons"):
                 yield Button(_("Join"), id="join", variant="primary")
                 yield Button(_("Back"), id="back")
-        yield KeyBar()
+        yield KeyBar(wrap=True)
 
     def on_mount(self) -> None:
         field = self.focus_field or "address"  # typing there replaces a remembered address
-        self.query_one(f"#{field}", Input).focus()
+        self.query_one(f"#{field}").focus()
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self.query_one(FormError).edited(event.input)

@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, RichLog, Static
+from textual.widgets import DataTable, Static
 
 from netcards.bots.registry import bot_levels
 from netcards.registry import get_game
@@ -51,8 +51,11 @@ class LobbyScreen(Screen[None]):
     | x | (owner) Take the bot out of the selected seat |
     | o | (owner) Change the game, the number of seats or the game's options |
     | c | Chat |
-    | page up / page down | Scroll the chat |
+    | page up / page down | Scroll the chat (in a narrow window: the lobby, unless you type in the chat) |
     | escape | Leave the table |
+
+    In a narrow window (a phone's) the chat goes below the seats, and the seats and what the
+    table waits for come first, above the table's name, fingerprint and the other details.
     """
 
     BINDINGS = [
@@ -83,7 +86,7 @@ class LobbyScreen(Screen[None]):
                 yield DataTable(id="seats", cursor_type="row", zebra_stripes=True)
                 yield Static("", id="lobby-note")
             yield ChatBox(id="chat")
-        yield KeyBar(compact=True)  # the owner's six keys fit 60 columns
+        yield KeyBar(compact=True, wrap=True)  # the owner's six keys fit 60 columns, wrap below
 
     OWNER_ACTIONS = frozenset({"add_bot", "level", "remove_bot", "change_table"})
 
@@ -229,7 +232,19 @@ class LobbyScreen(Screen[None]):
         return min(36, max(10, (room or 40) - others - 2))  # a name is at most 32 characters
 
     def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self.place_details)
         self.call_after_refresh(self.refresh_lobby)
+
+    def place_details(self) -> None:
+        """In a narrow window the seats and the note come first (see the class)."""
+        if not self.query("#lobby-title"):
+            return
+        left = self.query_one("#lobby-left")
+        title = self.query_one("#lobby-title")
+        if self.has_class("-narrow"):
+            left.move_child(title, after=self.query_one("#lobby-note"))
+        else:
+            left.move_child(title, before=self.query_one("#seats"))
 
     def start_note(self, lobby: Lobby) -> str:
         """Why the game has not started, worked out here so it reads in this player's
@@ -350,11 +365,15 @@ class LobbyScreen(Screen[None]):
         self.query_one("#chat-input").focus()
 
     def action_scroll_chat(self, direction: int) -> None:
-        lines = self.query_one("#chat-lines", RichLog)
+        """The chat's lines; in a narrow window, where the lobby's details go below the seats,
+        the lobby itself, unless the chat box is being typed in."""
+        typing = self.focused is not None and self.focused.id == "chat-input"
+        narrow = self.has_class("-narrow")
+        pane = self.query_one("#lobby-left" if narrow and not typing else "#chat-lines")
         if direction < 0:
-            lines.scroll_page_up(animate=False)
+            pane.scroll_page_up(animate=False)
         else:
-            lines.scroll_page_down(animate=False)
+            pane.scroll_page_down(animate=False)
 
     def action_back(self) -> None:
         if self.focused is not None and self.focused.id == "chat-input":

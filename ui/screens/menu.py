@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -12,6 +13,7 @@ from textual.widgets.option_list import Option
 
 from ui.i18n import N_, _
 from ui.widgets.keybar import KeyBar
+from ui.widgets.lists import StoppingOptionList
 
 ENTRIES = (
     ("host", "h", N_("Host a table")),
@@ -25,6 +27,15 @@ ENTRIES = (
 """Each entry: what it does, its letter (shown before it), its words."""
 
 BANNER = "netcards"
+
+
+def entry(letter: str, words: str) -> Table:
+    """An entry: its letter, then its words, which wrap under themselves in a narrow window."""
+    grid = Table.grid(padding=(0, 0, 0, 2))
+    grid.add_column(no_wrap=True)
+    grid.add_column()
+    grid.add_row(Text(letter, style="bold"), Text(words))
+    return grid
 
 
 class MenuScreen(Screen[None]):
@@ -45,14 +56,11 @@ class MenuScreen(Screen[None]):
         with Center(), Vertical(id="menu-box"):
             yield Static(BANNER, id="menu-title")
             yield Static(_("Card games with friends, over a LAN or SSH."), id="menu-subtitle")
-            yield OptionList(
-                *[
-                    Option(Text.assemble((letter, "bold"), "  ", _(label)), id=key)
-                    for key, letter, label in ENTRIES
-                ],
+            yield StoppingOptionList(
+                *[Option(entry(letter, _(label)), id=key) for key, letter, label in ENTRIES],
                 id="menu",
             )
-        yield KeyBar()
+        yield KeyBar(wrap=True)
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()

@@ -58,7 +58,7 @@ class ResultsScreen(Screen[None]):
                 yield Button(_("Play again (a)"), id="again", variant="primary")
                 # A guest of the SSH door has no menu here: leaving ends their session.
                 yield Button(_("Leave (m)") if self._guest else _("Menu (m)"), id="menu")
-        yield KeyBar()
+        yield KeyBar(wrap=True)
 
     def on_mount(self) -> None:
         client = self.session.client
@@ -90,16 +90,18 @@ class ResultsScreen(Screen[None]):
         table.add_column(_("player"))
         screen = screen_class(client.game.id) if client.game else None
         table.add_column(_(screen.score_title) if screen is not None else _("score"))
-        table.add_column("")
-        # A game the host stopped has no winner yet: those ahead are leading (nobody, if level).
+        # A game the host stopped has no winner yet: those ahead are leading (nobody, if level,
+        # and then no column for the word: an empty one, untitled, read as something missing).
         over = client.outcome is not None
         marked, word = (outcome.winners, _("winner")) if over else (outcome.leaders(), _("leading"))
+        if marked:
+            table.add_column("")
         for seat in sorted(range(len(names)), key=lambda s: outcome.places[s]):
             you = _(" (you)") if seat == client.seat else ""
-            won = word if seat in marked else ""
-            table.add_row(
-                str(outcome.places[seat]), names[seat] + you, str(outcome.scores[seat]), won
-            )
+            cells = [str(outcome.places[seat]), names[seat] + you, str(outcome.scores[seat])]
+            if marked:
+                cells.append(word if seat in marked else "")
+            table.add_row(*cells)
         self.query_one("#results-table", Static).update(table)
         if screen is not None:
             self.query_one("#results-detail", Static).update(

@@ -13,6 +13,7 @@ from netcards.registry import all_games
 from ui.docs import rules_text
 from ui.i18n import N_, _, current
 from ui.widgets.keybar import KeyBar
+from ui.widgets.lists import StoppingOptionList
 
 
 class RulesScreen(Screen[None]):
@@ -54,7 +55,7 @@ class RulesScreen(Screen[None]):
         title, _newline, rest = text.partition("\n") if text.startswith("# ") else ("", "", text)
         text = "\n".join(part for part in (title, *first, rest) if part)
         yield MarkdownViewer(text, show_table_of_contents=False)
-        yield KeyBar()
+        yield KeyBar(wrap=True)
 
     def on_mount(self) -> None:
         self.query_one(MarkdownViewer).focus()
@@ -75,8 +76,8 @@ class RulesPicker(Screen[None]):
         games = sorted(all_games().values(), key=lambda g: g.name)
         with Center(), Vertical(id="menu-box"):
             yield Static(_("Rules"), id="menu-title")
-            yield OptionList(*[Option(g.name, id=g.id) for g in games], id="menu")
-        yield KeyBar()
+            yield StoppingOptionList(*[Option(g.name, id=g.id) for g in games], id="menu")
+        yield KeyBar(wrap=True)
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()

@@ -12,6 +12,7 @@ from ui.i18n import LANGUAGES, N_, _, current, from_locale
 from ui.session import known_hosts
 from ui.user_settings import UserSettings
 from ui.widgets.keybar import KeyBar
+from ui.widgets.lists import FormSelect
 from ui.widgets.text_checkbox import TextCheckbox
 
 THEMES = ("textual-dark", "textual-light", "nord", "gruvbox", "monokai")
@@ -54,7 +55,7 @@ class SettingsScreen(Screen[None]):
             yield Label(_("Your name"))
             yield Input(value=s.name, id="name")
             yield Label(_("Language"))
-            yield Select(
+            yield FormSelect(
                 [(_("Automatic (from the system)"), "auto")]
                 + [(label, code) for code, label in LANGUAGES.items()],
                 value=shown_language(s.language),
@@ -66,7 +67,7 @@ class SettingsScreen(Screen[None]):
                 ascii_mode=bool(getattr(self.app, "ascii_mode", False)),
             )  # fmt: skip
             yield Label(_("Colour theme"))
-            yield Select(
+            yield FormSelect(
                 [(t, t) for t in THEMES],
                 value=s.theme if s.theme in THEMES else THEMES[0],
                 allow_blank=False,
@@ -77,7 +78,7 @@ class SettingsScreen(Screen[None]):
             with Horizontal(id="form-buttons"):
                 yield Button(_("Save (ctrl+s)"), id="save", variant="primary")
                 yield Button(_("Back"), id="back")
-        yield KeyBar()
+        yield KeyBar(wrap=True)
 
     def on_mount(self) -> None:
         table = self.query_one("#hosts", DataTable)

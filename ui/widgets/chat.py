@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
-from textual.widgets import Input, RichLog
+from textual.widgets import Input, RichLog, Static
 
 from protocol.messages import CHAT_MAX
 from protocol.schema import as_text
@@ -22,8 +22,9 @@ class ChatInput(Input):
 
     What goes in is what the table takes (`Say`): at most `CHAT_MAX` characters, counted as
     the protocol counts them, and no control character (a tab or a pasted line break becomes
-    a space). Typing or pasting past the limit stops at it and says so, so a long line is
-    never refused whole when enter sends it.
+    a space). Typing or pasting past the limit stops at it and says so in the chat box itself,
+    above the line (a notice in the corner of the screen covered the hand, and was gone before
+    a paste's cut could be read), so a long line is never refused whole when enter sends it.
 
     | Key | Action |
     | :- | :- |
@@ -44,8 +45,8 @@ class ChatInput(Input):
 
     def __init__(self, placeholder: str, id: str) -> None:
         super().__init__(placeholder=placeholder, id=id, compact=True, max_length=CHAT_MAX)
-        self.said_too_long = False
-        """The limit was said for the line being typed: once is enough."""
+        self.said_full = False
+        """The box says the line is full (until it is shorter, sent, or the box closed)."""
 
     async def _on_key(self, event: events.Key) -> None:
         """Enter and escape act at once, not through the bindings: the bindings run after the
@@ -93,17 +94,18 @@ class ChatInput(Input):
             text = text[: max(0, room)]
             self.restricted()
         super().replace(text, start, end)
-        if len(self.value) < CHAT_MAX:
-            self.said_too_long = False
+        if len(self.value) < CHAT_MAX and self.said_full:
+            self.full(False)
 
     def restricted(self) -> None:
+        """Something typed or pasted was cut at the limit: a bell, and the box says why for
+        as long as the line is full."""
         self.app.bell()
-        if not self.said_too_long:
-            self.said_too_long = True
-            self.notify(
-                _("A chat line holds at most {n} characters.").format(n=CHAT_MAX),
-                severity="warning",
-            )
+        self.full(True)
+
+    def full(self, said: bool) -> None:
+        self.said_full = said
+        self.post_message(ChatBox.Full(said))
 
     async def action_send(self) -> None:
         """Send the line and stay for the next: a chat is a conversation, and an escape
@@ -115,6 +117,7 @@ class ChatInput(Input):
 
     async def action_close(self) -> None:
         self.screen.set_focus(None)  # at once, so the next key is not typed here
+        self.full(False)
         self.post_message(ChatBox.Closed())
 
 
@@ -130,6 +133,13 @@ class ChatBox(Vertical):
     ChatBox Input.-textual-compact {
         padding: 0 1;
     }
+    ChatBox #chat-full {
+        height: auto;
+        padding: 0 1;
+        color: $text-warning;
+        text-style: bold;
+        display: none;
+    }
     """
 
     class Said(Message):
@@ -141,9 +151,24 @@ class ChatBox(Vertical):
         """Escape (or enter on an empty line) gave the keys back: the screen puts its focus
         where it wants."""
 
+    class Full(Message):
+        """The line being typed was cut at the limit (`full`), or is shorter than it again."""
+
+        def __init__(self, full: bool) -> None:
+            super().__init__()
+            self.full = full
+
     def compose(self) -> ComposeResult:
         yield ReflowLog(wrap=True, markup=True, min_width=10, id="chat-lines")
+        yield Static(
+            "! " + _("A chat line holds at most {n} characters.").format(n=CHAT_MAX),
+            id="chat-full",
+        )
         yield ChatInput(_("chat: press c, type, enter"), "chat-input")
+
+    def on_chat_box_full(self, message: ChatBox.Full) -> None:
+        message.stop()
+        self.query_one("#chat-full").display = message.full
 
     def add(self, name: str, text: str, *, notice: bool = False, watching: bool = False) -> None:
         """A line someone said, or (`notice`) one the table itself says. A spectator's line
@@ -159,5 +184,6 @@ class ChatBox(Vertical):
         event.stop()
         text = as_text(event.value).strip()[:CHAT_MAX]  # (a value set in code skips `replace`)
         event.input.value = ""
+        self.query_one(ChatInput).full(False)
         if text:
             self.post_message(self.Said(text))

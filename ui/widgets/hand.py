@@ -100,6 +100,8 @@ class Hand(Widget, can_focus=True):
         """Cards in a row as last drawn (to find the card under a click)."""
         self.clicked: int | None = None
         """The card clicked last, if nothing moved the cursor since (a second click chooses)."""
+        self.empty_words = ""
+        """What an empty hand says instead of "(no cards)" (the deal still on its way)."""
 
     def set_cards(self, cards: list[int], looks: list[Look], playable: set[int]) -> None:
         self.cards, self.looks, self.playable = list(cards), list(looks), set(playable)
@@ -115,7 +117,7 @@ class Hand(Widget, can_focus=True):
 
     def render(self) -> Text:
         if not self.cards:
-            return Text(_("(no cards)"), style="dim")
+            return Text(self.empty_words or _("(no cards)"), style="dim")
         width = max(10, self.size.width - 2) if self.size.width else 78
         self.per_row = max(1, width // CARD_WIDTH)
         return boxes(

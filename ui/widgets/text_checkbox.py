@@ -7,6 +7,7 @@ monochrome terminal or in ASCII mode both states read `[X]`. Here the box is emp
 from __future__ import annotations
 
 from textual.content import Content, ContentText
+from textual.geometry import Size
 from textual.style import Style
 from textual.widgets import Checkbox
 
@@ -33,6 +34,13 @@ class TextCheckbox(Checkbox):
         if ascii_mode:
             # The ASCII filter would draw the half blocks as `|X|`; brackets read as a box.
             self.BUTTON_LEFT, self.BUTTON_RIGHT = "[", "]"
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """One row, as Textual's; the rows its words take where they wrap (`text-wrap: wrap`,
+        in a narrow window) rather than cut."""
+        if self.styles.text_wrap != "wrap":
+            return 1
+        return max(1, len(self.render().wrap(width)))
 
     @property
     def _button(self) -> Content:
