@@ -36,7 +36,6 @@ KINDS = (
     "scalars",
     "reveal",
     "secrets",
-    "digest",
     "pass_key",
     "pass",
     "draw_commit",
