@@ -306,6 +306,8 @@ class AufAchse(Model):
         self.steps = 0
         self.step: dict[str, Any] | None = None
         self.openings_checked = 0
+        self.turned: dict[str, int] = {}
+        """How many odometer cards of each kind were turned over."""
         self.my_openings: dict[int, tuple[list[int], bytes]] = {}
         self._deal()
 
@@ -417,6 +419,7 @@ class AufAchse(Model):
                     return
             self.order.pop(0)
             self.odometer[seat].pop()
+            self.turned[kind] = self.turned.get(kind, 0) + 1
             if kind == "km":
                 self.total += self.cards[card]["value"]
             elif kind in ("rest", "lost_freight"):
