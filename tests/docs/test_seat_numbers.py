@@ -1,7 +1,7 @@
 """One seat numbering (docs/sealed.md, "Seat numbers"; docs/protocol.md, section 6): every seat
-number a message carries counts from 0, every seat number in words a person reads counts from 1.
-A sealed table's words are its findings (a verdict, a `cheated` notice's detail, the host's
-log, a refusal's text) and its engines' refusals; each is held here."""
+number a message carries counts from 0, every seat number in words a person reads counts from 1:
+a sealed table's findings (a verdict, a `cheated` notice's detail, the host's log, a refusal's
+text), the fair deal's verdict, the engines' refusals."""
 
 from __future__ import annotations
 
@@ -17,13 +17,7 @@ from protocol.sealed_play.audit import describe
 from protocol.sealed_play.progress import HOST
 
 ROOT = Path(__file__).parents[2]
-SEALED_SOURCES = [
-    *sorted((ROOT / "protocol" / "sealed").glob("*.py")),
-    *sorted((ROOT / "protocol" / "sealed_play").glob("*.py")),
-    *sorted((ROOT / "netcards").glob("sealed_*.py")),
-    *sorted((ROOT / "netcards" / "games").glob("*/sealed.py")),
-    ROOT / "protocol" / "client_sealed.py",
-]
+SOURCES = sorted(p for folder in ("netcards", "protocol") for p in (ROOT / folder).rglob("*.py"))
 SEAT_IN_WORDS = re.compile(r"\bseats?(?:\(s\))? \{([^}]*)\}")
 
 
@@ -49,10 +43,11 @@ def test_the_details_a_cheated_notice_carries_count_from_1_where_the_seat_field_
     assert refused.value.seat == 2 and str(refused.value).startswith("seat 3: ")
 
 
-@pytest.mark.parametrize("path", SEALED_SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
-def test_every_seat_a_sealed_text_names_counts_from_1(path: Path) -> None:
-    """Every f-string of the sealed code that writes `seat {...}` adds 1 to the seat (an
-    internal ValueError, which no person reads, is left alone)."""
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_seat_a_text_names_counts_from_1(path: Path) -> None:
+    """Every f-string of the engine and the protocol that writes `seat {...}` adds 1 to the
+    seat: a refusal's text, a verdict's problem, a log line (an internal ValueError, which no
+    person reads, is left alone)."""
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if 'f"' not in line or "ValueError" in line:
             continue
