@@ -95,7 +95,7 @@ def play_sealed(client: OutsideClient, game: Game) -> tuple[SealedSeat, dict[str
 
 @pytest.mark.parametrize("title", ["auf-achse", "velonimo"])
 def test_an_outside_client_plays_and_audits_a_sealed_game(tmp_path: Path, title: str) -> None:
-    extra: tuple[str, ...] = ("--option", "difficulties=1,2")
+    extra: tuple[str, ...] = ("--option", "difficulties=1,2,3")
     if title == "auf-achse":
         deck = tmp_path / "fast.toml"
         deck.write_text(FAST_DECK, encoding="utf-8")
@@ -128,7 +128,7 @@ def test_an_outside_client_plays_and_audits_a_sealed_game(tmp_path: Path, title:
     else:
         assert isinstance(model, VelonimoDuel)
         assert result["scores"] == model.totals, "the results are the ones the moves make"
-        assert len(model.rounds) == len(model.round_scores) == 2
+        assert len(model.rounds) == len(model.round_scores) == 3
         assert seat.values and model.steals == len(seat.values), "every steal drawn"
 
 
