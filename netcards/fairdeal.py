@@ -60,12 +60,14 @@ def part_problems(pledges: Mapping[int, bytes], contributions: Mapping[int, byte
     is not the one pledged (chosen after seeing the others)."""
     problems = []
     for seat in sorted(set(contributions) - set(pledges)):
-        problems.append(f"seat {seat} has a seed part but made no pledge (an invented contributor)")
+        problems.append(
+            f"seat {seat + 1} has a seed part but made no pledge (an invented contributor)"
+        )
     for seat in sorted(set(pledges) - set(contributions)):
-        problems.append(f"seat {seat} pledged a seed part that was left out of the deal")
+        problems.append(f"seat {seat + 1} pledged a seed part that was left out of the deal")
     for seat in sorted(set(pledges) & set(contributions)):
         if pledge(seat, contributions[seat]) != pledges[seat]:
-            problems.append(f"seat {seat}'s seed part is not the one it pledged")
+            problems.append(f"seat {seat + 1}'s seed part is not the one it pledged")
     return problems
 
 
@@ -152,7 +154,7 @@ def verify_game(
         try:
             events = game.apply(state, actor, game.decode_action(data))
         except GameError as exc:
-            verdict.problems.append(f"action {index + 1} (seat {actor}) is illegal: {exc}")
+            verdict.problems.append(f"action {index + 1} (seat {actor + 1}) is illegal: {exc}")
             verdict.problems.extend(against.problems)
             return verdict
         mine = [e.for_seat(seat) for e in events]
@@ -166,7 +168,7 @@ def verify_game(
             verdict.problems.append(f"update {index + 1} never reached us")
         elif differs:
             verdict.problems.append(
-                f"update {index + 1} (seat {actor}'s move) differs from the replay"
+                f"update {index + 1} (seat {actor + 1}'s move) differs from the replay"
             )
     outcome = game.outcome(state)
     if finished and outcome is None:

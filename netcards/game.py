@@ -141,7 +141,7 @@ class Game(ABC, Generic[S]):
         if self.outcome(state) is not None:
             raise GameOver("the game is over")
         if seat not in self.to_act(state):
-            raise NotYourTurn(f"seat {seat} is not asked to act now")
+            raise NotYourTurn(f"seat {seat + 1} is not asked to act now")
         return self._apply(state, seat, action)
 
     @abstractmethod

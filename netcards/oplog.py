@@ -38,7 +38,7 @@ class GameLog:
             "rules_version": self.game.rules_version,
             "players": self.config.players,
             "seats": [
-                {"seat": s, "player": self.players[s] if s < len(self.players) else f"seat {s}"}
+                {"seat": s, "player": self.players[s] if s < len(self.players) else f"seat {s + 1}"}
                 for s in range(self.config.players)
             ],
             "options": {k: v for k, v in self.config.options.items() if k != "deck"},

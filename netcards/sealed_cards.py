@@ -264,7 +264,7 @@ class SealLedger:
             raise StepPending(f"round {self.unsealed} must be sealed before the next action")
         if self.to_open:
             seat, slot = self.to_open[0]
-            raise StepPending(f"slot {slot - SLOT_BASE} must be opened to seat {seat} first")
+            raise StepPending(f"slot {slot - SLOT_BASE} must be opened to seat {seat + 1} first")
         if self.to_show:
             raise StepPending(f"slot {self.to_show[0] - SLOT_BASE} must be shown to everyone first")
         if self.draws:

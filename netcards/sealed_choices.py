@@ -60,7 +60,7 @@ class ChoiceRefused(IllegalAction):
     """A seat's commitment or opening refused: it names the seat, whose program is at fault."""
 
     def __init__(self, seat: int, message: str) -> None:
-        super().__init__(f"seat {seat}: {message}")
+        super().__init__(f"seat {seat + 1}: {message}")
         self.seat = seat
 
 
@@ -106,7 +106,7 @@ class ChoiceStep:
         waiting = self.to_commit()
         if waiting:
             raise StepPending(
-                f"no choice of step {self.index} opens before seat {waiting[0]} has committed"
+                f"no choice of step {self.index} opens before seat {waiting[0] + 1} has committed"
             )
         if seat not in self.asked or seat in self.opened:
             raise ChoiceRefused(seat, f"it has no choice to open in step {self.index}")

@@ -129,7 +129,7 @@ class Table:
 
     def _seat(self, index: int) -> Seat:
         if not 0 <= index < len(self.seats):
-            raise LobbyError(f"there is no seat {index}")
+            raise LobbyError(f"there is no seat {index + 1}")
         return self.seats[index]
 
     def free_seats(self) -> int:
@@ -200,7 +200,7 @@ class Table:
     def remove_bot(self, index: int) -> None:
         self._lobby_only()
         if self._seat(index).kind != "bot":
-            raise LobbyError(f"seat {index} is not a bot")
+            raise LobbyError(f"seat {index + 1} is not a bot")
         self.seats[index] = Seat(index)
 
     def set_ready(self, index: int, ready: bool) -> None:
@@ -370,10 +370,10 @@ class Table:
         legal action at all."""
         self._playing()
         if self.phase != "playing" or seat not in self.to_act():
-            raise NotYourTurn(f"seat {seat} is not asked to act now")
+            raise NotYourTurn(f"seat {seat + 1} is not asked to act now")
         legal = self.game.legal_actions(self.state, seat)
         if not legal:
-            raise NotYourTurn(f"seat {seat} has no legal action now")
+            raise NotYourTurn(f"seat {seat + 1} has no legal action now")
         s = self.seats[seat]
         if level is None:
             level = s.bot_level if s.kind == "bot" and s.bot_level else self.stand_in_level

@@ -34,5 +34,5 @@ class OneSeatAtATime(Game[T]):
         if state.over:
             raise GameOver("the game is over")
         if seat != state.current:
-            raise NotYourTurn(f"seat {seat} is not asked to act now")
+            raise NotYourTurn(f"seat {seat + 1} is not asked to act now")
         return self._apply(state, seat, action)

@@ -154,7 +154,7 @@ class DealWitness:
         invented = sorted(set(pledges) - self.asked)
         if invented:
             raise DealTampered(
-                f"the host published a pledge for seat(s) {invented}, which were never asked "
+                f"the host published a pledge for seat(s) {[s + 1 for s in invented]}, which were never asked "
                 "to contribute (an invented contributor)"
             )
         self.pledges = pledges

@@ -68,18 +68,18 @@ class Draws:
         """A commitment of `seat`; `blame` is named for one out of turn (the sender at the
         relay, the relay at a seat)."""
         if seat not in self.seats:
-            raise Caught(blame, "unrequested", f"seat {seat} takes no part in the draws")
+            raise Caught(blame, "unrequested", f"seat {seat + 1} takes no part in the draws")
         if draw != self.current or draw >= self.asked:
-            raise Caught(blame, "out_of_turn", f"seat {seat} committed to draw {draw}")
+            raise Caught(blame, "out_of_turn", f"seat {seat + 1} committed to draw {draw}")
         self.commitments.setdefault(draw, {})[seat] = digest
 
     def on_open(self, seat: int, draw: int, nonce: bytes, blame: int) -> bytes | None:
         """An opening of `seat`: the draw's value once it is the last one in."""
         if seat not in self.seats:
-            raise Caught(blame, "unrequested", f"seat {seat} takes no part in the draws")
+            raise Caught(blame, "unrequested", f"seat {seat + 1} takes no part in the draws")
         if draw != self.current or not self.committed(draw):
             raise Caught(
-                blame, "out_of_turn", f"seat {seat} opened draw {draw} before every commitment"
+                blame, "out_of_turn", f"seat {seat + 1} opened draw {draw} before every commitment"
             )
         if draw_commitment(draw, seat, nonce) != self.commitments[draw][seat]:
             raise Caught(seat, "wrong_opening", f"draw {draw}: its commitment does not match")

@@ -24,7 +24,10 @@ class Finding:
     detail: str
 
     def __str__(self) -> str:
-        return f"seat {self.seat}: {self.kind} ({self.detail})"
+        """In words a person reads: seats count from 1 there (`seat 1` is seat 0), and the
+        relay, which is no seat (a negative number), is the host."""
+        who = "the host" if self.seat < 0 else f"seat {self.seat + 1}"
+        return f"{who}: {self.kind} ({self.detail})"
 
 
 class Caught(Exception):

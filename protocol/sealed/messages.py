@@ -51,6 +51,8 @@ POSITION = Int(0, MAX_SEALED_CARDS - 1)
 CARD = Int(0, 2**32 - 1)
 ELEMENTS = Seq(ELEMENT, MAX_SEALED_CARDS)
 STEP_KINDS = (
+    # The kinds of step a sealed table sends (a seat also signs its moves, as `move`:
+    # protocol/sealed/moves.py).
     "mask",
     "rekey",
     "scalars",
@@ -73,8 +75,6 @@ MAX_ROUNDS = 64
 """Most sealing rounds one game runs (every deal and every reshuffle: Auf Achse seals five
 deals and reshuffles small discard piles, 24 rounds in a game whose players hold the total
 down); a `secrets` step of that many must still fit one frame."""
-"""The kinds of step a sealed table sends (section 5 names one more, `digest`, which travels
-inside `secrets`)."""
 
 
 @dataclasses.dataclass(frozen=True)

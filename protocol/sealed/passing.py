@@ -48,7 +48,9 @@ class Moves:
             if owners.get(p) == to or to in self.passed.get(p, ()) or p in self.passing
         ]
         if again or not all(p in owners for p in positions):
-            raise Caught(blame, "reopened", f"positions {sorted(positions)} cannot go to seat {to}")
+            raise Caught(
+                blame, "reopened", f"positions {sorted(positions)} cannot go to seat {to + 1}"
+            )
         for p in positions:
             self.passing[p] = to
 
@@ -57,7 +59,7 @@ class Moves:
         positions = list(step.body["positions"])
         stray = [p for p in positions if self.passing.get(p) != step.seat or p in self.keys]
         if stray or not positions or len(set(positions)) != len(positions):
-            raise Caught(blame, "unrequested", f"seat {step.seat} keyed positions {positions}")
+            raise Caught(blame, "unrequested", f"seat {step.seat + 1} keyed positions {positions}")
         try:
             check_element(step.body["key"])
         except BadElement as e:
@@ -75,7 +77,7 @@ class Moves:
             if self.keepers.get(p) != step.seat or self.passing.get(p) != to or p not in self.keys
         ]
         if wrong or not positions or len(set(positions)) != len(positions):
-            raise Caught(blame, "out_of_turn", f"seat {step.seat} passed positions {positions}")
+            raise Caught(blame, "out_of_turn", f"seat {step.seat + 1} passed positions {positions}")
         try:
             check_element(step.body["key"])
         except BadElement as e:

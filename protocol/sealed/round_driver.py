@@ -168,7 +168,7 @@ def _check_reveal(
         if owners.get(p) != step.seat and not moves.knows(step.seat, p) and p not in revealing
     ]
     if stray:
-        raise Caught(blame, "unrequested", f"seat {step.seat} revealed positions {stray}")
+        raise Caught(blame, "unrequested", f"seat {step.seat + 1} revealed positions {stray}")
 
 
 def _reveal_ready(
@@ -187,7 +187,7 @@ def _check_scalars_step(step: Step, size: int, seats: Sequence[int]) -> None:
     to = step.body["to"]
     positions = [p for p, _ in step.body["scalars"]]
     if to == step.seat or to not in seats:
-        raise Caught(step.seat, "malformed", f"scalars opened to seat {to}, not another seat")
+        raise Caught(step.seat, "malformed", f"scalars opened to seat {to + 1}, not another seat")
     if len(set(positions)) != len(positions) or not all(0 <= p < size for p in positions):
         raise Caught(step.seat, "malformed", "scalars for a position twice or for no position")
 
@@ -390,7 +390,7 @@ class SeatDriver:
     def _on_open(self, msg: SealOpen) -> list[SealMessage]:
         mine = self._sealed_round(msg.round)
         if msg.to not in mine.round.seats:
-            raise self._refuse("bad_open", f"an opening to seat {msg.to}, not in the round")
+            raise self._refuse("bad_open", f"an opening to seat {msg.to + 1}, not in the round")
         self._positions(mine, msg.positions)
         if any(p in mine.owners for p in msg.positions):
             return self._on_pass_asked(mine, msg)
@@ -508,7 +508,7 @@ class SeatDriver:
         signed = msg.signed(self.table)
         step = self._verify(signed)
         if step.slot in self._slots:
-            raise self._refuse("replayed", f"seat {step.seat}'s {step.kind} step a second time")
+            raise self._refuse("replayed", f"seat {step.seat + 1}'s {step.kind} step a second time")
         draw = step.body["draw"]
         if step.kind == "draw_commit":
             self.draws.on_commit(step.seat, draw, step.body["digest"], self.relay)
@@ -532,7 +532,7 @@ class SeatDriver:
         signed = msg.signed(self.table)
         step = self._verify(signed)
         if step.slot in self._slots:
-            raise self._refuse("replayed", f"seat {step.seat}'s {step.kind} step a second time")
+            raise self._refuse("replayed", f"seat {step.seat + 1}'s {step.kind} step a second time")
         proof: list[SealMessage] = []
         made = OWN if self._own(signed) else NOW  # its own step's proof: it made it
         try:
@@ -557,7 +557,7 @@ class SeatDriver:
         except Caught as e:
             if e.kind in RELAY_CHECKS:
                 raise self._refuse(
-                    e.kind, f"relayed seat {e.seat}'s step: {e.finding.detail}"
+                    e.kind, f"relayed seat {e.seat + 1}'s step: {e.finding.detail}"
                 ) from None
             raise
         self._slots.add(step.slot)
@@ -590,7 +590,7 @@ class SeatDriver:
         for p, _ in step.body["scalars"]:
             if mine.owners.get(p) != to:
                 raise self._refuse(
-                    "unrequested", f"seat {step.seat} opened position {p} to seat {to}"
+                    "unrequested", f"seat {step.seat + 1} opened position {p} to seat {to + 1}"
                 )
         r.on_scalars(step.seat, scalars_of(step.body))
 
@@ -679,7 +679,7 @@ class RelayDriver:
             raise ValueError(f"round {round_no} cannot follow round {latest}")
         missing = [s for s in seats if s not in self.keys]
         if missing:
-            raise ValueError(f"seats {missing} have sent no signing key")
+            raise ValueError(f"seats {[s + 1 for s in missing]} have sent no signing key")
         book = CardBook.of(game, cards)
         if not self.rounds:
             self.draws.seats = tuple(sorted(seats))
@@ -797,7 +797,7 @@ class RelayDriver:
 
     def _on_draw(self, sender: int, msg: SealStep) -> list[Outgoing]:
         if msg.seat != sender:
-            raise Caught(sender, "impersonated", f"sent a step signed as seat {msg.seat}")
+            raise Caught(sender, "impersonated", f"sent a step signed as seat {msg.seat + 1}")
         signed = msg.signed(self.table)
         step = verify(signed, self.keys, sender)
         if step.slot in self._slots:
@@ -819,7 +819,7 @@ class RelayDriver:
             raise Caught(sender, "wrong_round", f"a step of round {msg.round}, not {self.round_no}")
         r = kept.round
         if msg.seat != sender:
-            raise Caught(sender, "impersonated", f"sent a step signed as seat {msg.seat}")
+            raise Caught(sender, "impersonated", f"sent a step signed as seat {msg.seat + 1}")
         signed: SignedStep = msg.signed(self.table)
         step = verify(signed, self.keys, sender)
         if step.slot in self._slots:
@@ -858,7 +858,7 @@ class RelayDriver:
             to = step.body["to"]
             asked = [p for p, _ in step.body["scalars"] if kept.owners.get(p) != to]
             if asked:
-                raise Caught(sender, "unrequested", f"opened positions {asked} to seat {to}")
+                raise Caught(sender, "unrequested", f"opened positions {asked} to seat {to + 1}")
             r.on_scalars(sender, scalars_of(step.body))
         elif step.kind == "pass_key":
             kept.moves.on_key(step, sender)

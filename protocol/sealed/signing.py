@@ -36,7 +36,6 @@ KINDS = (
     "scalars",
     "reveal",
     "secrets",
-    "digest",
     "pass_key",
     "pass",
     "draw_commit",
@@ -157,7 +156,7 @@ def verify(signed: SignedStep, keys: Mapping[int, Ed25519PublicKey], relay: int)
     """The step, if the seat it names signed it; otherwise the relay that passed it is caught."""
     key = keys.get(signed.step.seat)
     if key is None:
-        raise Caught(relay, "forged", f"a step from seat {signed.step.seat}, which has no key")
+        raise Caught(relay, "forged", f"a step from seat {signed.step.seat + 1}, which has no key")
     try:
         data, raw = signed.step.signed_bytes(), key.public_bytes_raw()
         if not _checked.known(signed.signature, data, raw):
@@ -165,6 +164,6 @@ def verify(signed: SignedStep, keys: Mapping[int, Ed25519PublicKey], relay: int)
             _checked.add(signed.signature, data, raw)
     except (InvalidSignature, ValueError, TypeError):
         raise Caught(
-            relay, "forged", f"a {signed.step.kind} step said to be seat {signed.step.seat}'s"
+            relay, "forged", f"a {signed.step.kind} step said to be seat {signed.step.seat + 1}'s"
         ) from None
     return signed.step

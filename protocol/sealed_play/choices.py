@@ -112,7 +112,7 @@ def take(engine: SealedGame, state: Any, knowledge: Knowledge, step: Step, blame
         raise Caught(
             blame,
             "out_of_turn",
-            f"seat {step.seat} opened its choice of step {current} before every asked seat "
+            f"seat {step.seat + 1} opened its choice of step {current} before every asked seat "
             "committed, or a second time",
         )
     try:

@@ -186,7 +186,7 @@ class SealedHost:
         expected = moves_of(self.actions, seat) + 1
         if msg.number != expected:
             raise NotYourTurn(
-                f"that was seat {seat}'s move {msg.number}; its next move is move {expected}"
+                f"that was seat {seat + 1}'s move {msg.number}; its next move is move {expected}"
             )
         assert self.relay.table is not None
         check_move(
@@ -229,7 +229,7 @@ class SealedHost:
 
     def _secrets(self, sender: int, msg: SealStep) -> list[Outgoing]:
         if msg.seat != sender:
-            raise Caught(sender, "impersonated", f"sent secrets signed as seat {msg.seat}")
+            raise Caught(sender, "impersonated", f"sent secrets signed as seat {msg.seat + 1}")
         if self.outcome is None and not self.claims:
             raise Caught(sender, "out_of_turn", "secrets before the game is scored")
         if sender in self.secrets:
@@ -246,7 +246,9 @@ class SealedHost:
         publishes its secrets (the host's bots too, in `drive`). Said once per seat, before the
         game is scored (the end's audit finds anything then)."""
         if msg.seat != sender:
-            raise Caught(sender, "impersonated", f"sent a broken step signed as seat {msg.seat}")
+            raise Caught(
+                sender, "impersonated", f"sent a broken step signed as seat {msg.seat + 1}"
+            )
         if self.outcome is not None:
             raise Caught(sender, "out_of_turn", "a broken deck said after the game was scored")
         if sender in self.claims:
@@ -259,7 +261,7 @@ class SealedHost:
         """A seat opens its committed choice: checked against this program's engine (the
         sender named for anything wrong), applied, recorded and relayed to every seat."""
         if msg.seat != sender:
-            raise Caught(sender, "impersonated", f"sent an opening signed as seat {msg.seat}")
+            raise Caught(sender, "impersonated", f"sent an opening signed as seat {msg.seat + 1}")
         signed = msg.signed(self.relay.table)
         step = verify(signed, self.relay.keys, sender)
         knowledge = self.mirror.knowledge

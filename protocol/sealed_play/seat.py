@@ -241,7 +241,7 @@ class SealedSeat:
         if self.engine.outcome(self.state) is not None:
             raise Caught(HOST, "out_of_turn", "relayed a broken deck after the game was scored")
         if step.seat in self.claims:
-            raise Caught(HOST, "replayed", f"seat {step.seat}'s broken step a second time")
+            raise Caught(HOST, "replayed", f"seat {step.seat + 1}'s broken step a second time")
         self.claims.add(step.seat)
 
     def _catch_up(self) -> None:
@@ -295,7 +295,9 @@ class SealedSeat:
             )
         if msg.number != moves_of(self.actions, msg.seat) + 1:
             raise Caught(
-                HOST, "replayed", f"applied seat {msg.seat}'s move {msg.number} out of its order"
+                HOST,
+                "replayed",
+                f"applied seat {msg.seat + 1}'s move {msg.number} out of its order",
             )
         self.driver.take_reveal(msg.seat, msg.reveal)
         try:
@@ -320,9 +322,9 @@ class SealedSeat:
         assert self.driver.table is not None
         step = verify(msg.signed(self.driver.table), self.driver.keys, HOST)
         if self.engine.outcome(self.state) is None and not self.broken:
-            raise Caught(HOST, "out_of_turn", f"relayed seat {step.seat}'s secrets mid-game")
+            raise Caught(HOST, "out_of_turn", f"relayed seat {step.seat + 1}'s secrets mid-game")
         if step.seat in self.secrets:
-            raise Caught(HOST, "replayed", f"seat {step.seat}'s secrets a second time")
+            raise Caught(HOST, "replayed", f"seat {step.seat + 1}'s secrets a second time")
         self.secrets[step.seat] = secrets_of(step.body)
         self.digests[step.seat] = step.body["digest"]
         if set(self.secrets) >= set(self.driver.keys):

@@ -277,7 +277,7 @@ def test_verification_catches_a_changed_event() -> None:
     )
     event["cards"] = [0]
     verdict = _verify(table, forged)
-    assert verdict.problems == [f"update {seq} (seat 0's move) differs from the replay"]
+    assert verdict.problems == [f"update {seq} (seat 1's move) differs from the replay"]
 
 
 def test_verification_catches_a_missing_or_an_invented_update() -> None:
@@ -318,7 +318,7 @@ def test_verification_checks_the_parts_against_the_pledges_and_the_claimed_seed(
     pledges = {0: pledge(0, b"a" * 32)}
     assert _verify(table, received, pledges=pledges, claimed_seed=table.seed).ok
     verdict = _verify(table, received, pledges={0: pledge(0, b"b" * 32)})
-    assert verdict.problems == ["seat 0's seed part is not the one it pledged"]
+    assert verdict.problems == ["seat 1's seed part is not the one it pledged"]
     verdict = _verify(table, received, claimed_seed=os.urandom(32))
     assert verdict.problems == ["the seed the host revealed is not the one the seed parts make"]
 

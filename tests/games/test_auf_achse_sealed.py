@@ -341,7 +341,7 @@ def test_an_opening_that_does_not_match_its_commitment_is_refused_naming_the_sea
         (openings[2].items, openings[2].nonce),  # seat 2's opening, sent as seat 1's
     ]
     for items, nonce in wrong:
-        with pytest.raises(CommitmentMismatch, match="seat 1: its opening does not match") as e:
+        with pytest.raises(CommitmentMismatch, match="seat 2: its opening does not match") as e:
             SEALED.reveal_choice(state, seat, items, nonce, host)
         assert e.value.seat == seat
     assert state.to_data() == before
@@ -403,7 +403,7 @@ def test_a_committed_choice_of_a_slot_not_in_the_hand_is_refused_naming_the_seat
         assert step is not None
         openings[seat] = inst.knowledge.openings[(step.index, seat)]
     before = state.to_data()
-    with pytest.raises(ChoiceRefused, match="seat 0: its choice is not legal") as e:
+    with pytest.raises(ChoiceRefused, match="seat 1: its choice is not legal") as e:
         SEALED.reveal_choice(state, cheat, (theirs,), openings[cheat].nonce, sim.host.knowledge)
     assert e.value.seat == cheat
     assert state.to_data() == before

@@ -143,9 +143,10 @@ def _own_player(tmp_path: Path, port: int, owner: bytes) -> Proc:
 
 CAUGHT_BEFORE_THE_DEAL = {
     "late_host_part": "commitment in 'start' is not the one it committed to",
-    "invented_contributor": f"seat {HOST_SEAT} has a seed part but made no pledge",
-    "invented_pledge": f"published a pledge for seat(s) [{HOST_SEAT}], which were never asked",
-    "host_seat_last": f"seat {HOST_SEAT}'s seed part is not the one it pledged",
+    # In words a person reads, seats count from 1 (HOST_SEAT counts from 0, as on the wire).
+    "invented_contributor": f"seat {HOST_SEAT + 1} has a seed part but made no pledge",
+    "invented_pledge": f"published a pledge for seat(s) [{HOST_SEAT + 1}], which were never asked",
+    "host_seat_last": f"seat {HOST_SEAT + 1}'s seed part is not the one it pledged",
 }
 
 

@@ -84,7 +84,7 @@ def test_an_invented_contributor_is_refused_in_pledges_and_in_start() -> None:
     w = DealWitness()
     mine = w.on_commit(H, (0, 1), 0, rand(0).randbytes)
     assert mine is not None
-    with pytest.raises(DealTampered, match=r"seat\(s\) \[2\], which were never asked"):
+    with pytest.raises(DealTampered, match=r"seat\(s\) \[3\], which were never asked"):
         w.on_pledges({0: mine, 2: pledge(2, b"\x09" * 32)}, 0)
 
 
@@ -92,7 +92,7 @@ def test_a_part_swapped_after_the_reveals_is_refused() -> None:
     host, witnesses = honest_round((0, 1, 2))
     swapped = {**host.parts, 2: b"\x07" * 32}
     for w in witnesses.values():
-        with pytest.raises(DealTampered, match="seat 2's seed part is not the one it pledged"):
+        with pytest.raises(DealTampered, match="seat 3's seed part is not the one it pledged"):
             w.on_start(H, swapped)
 
 
@@ -160,10 +160,10 @@ def test_part_problems_name_every_fault() -> None:
     pledges = {0: pledge(0, b"a" * 32), 1: pledge(1, b"b" * 32)}
     assert part_problems(pledges, {0: b"a" * 32, 1: b"b" * 32}) == []
     assert part_problems(pledges, {0: b"a" * 32, 1: b"x" * 32, 3: b"c" * 32}) == [
-        "seat 3 has a seed part but made no pledge (an invented contributor)",
-        "seat 1's seed part is not the one it pledged",
+        "seat 4 has a seed part but made no pledge (an invented contributor)",
+        "seat 2's seed part is not the one it pledged",
     ]
     assert part_problems(pledges, {0: b"a" * 32}) == [
-        "seat 1 pledged a seed part that was left out of the deal"
+        "seat 2 pledged a seed part that was left out of the deal"
     ]
     assert pledge(1, b"a" * 32) != pledge(0, b"a" * 32), "a pledge names its seat"

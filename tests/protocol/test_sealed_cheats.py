@@ -205,7 +205,8 @@ def test_a_relay_that_shows_seats_different_steps_is_named() -> None:
     assert (finding.seat, finding.kind) == (0, "equivocated")
     # The same steps in another order:
     u = table(b"order")
-    steps = [sign(u.keys[s], Step(TABLE, 0, "digest", s, {"digest": bytes(32)})) for s in (1, 2)]
+    body = {"draw": 0, "digest": bytes(32)}
+    steps = [sign(u.keys[s], Step(TABLE, 0, "draw_commit", s, body)) for s in (1, 2)]
     one, two = Transcript(TABLE), Transcript(TABLE)
     for signed in steps:
         one.add(signed)

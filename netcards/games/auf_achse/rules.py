@@ -121,9 +121,12 @@ class AufAchse(Game[AAState]):
                 and 0 <= seat < state.players
                 and state.pending[seat]
             ):
-                others = ", ".join(str(s) for s in waiting(state))
-                raise NotYourTurn(f"seat {seat} has already chosen; waiting for seat(s) {others}")
-            raise NotYourTurn(f"seat {seat} is not asked to act now")
+                others = waiting(state)
+                raise NotYourTurn(
+                    f"seat {seat + 1} has already chosen; waiting for "
+                    f"seat(s) {', '.join(str(s + 1) for s in others)}"
+                )
+            raise NotYourTurn(f"seat {seat + 1} is not asked to act now")
         return self._apply(state, seat, action)
 
     def _apply(self, state: AAState, seat: int, action: Action) -> list[Event]:

@@ -312,11 +312,11 @@ class SealedAufAchse:
         state.ledger.check_ready()
         pending = set(self.to_reveal(state).get(seat, ()))
         if not cards or not pending:
-            raise IllegalAction(f"seat {seat} has nothing to reveal now")
+            raise IllegalAction(f"seat {seat + 1} has nothing to reveal now")
         claimed: set[tuple[int, int]] = set()
         for slot, card in cards.items():
             if slot not in pending:
-                raise IllegalAction(f"slot {slot} is not one seat {seat} must reveal now")
+                raise IllegalAction(f"slot {slot} is not one seat {seat + 1} must reveal now")
             state.ledger.check(slot, card, knowledge)
             key = (state.ledger.round_of(slot).index, card)
             if key in claimed:
@@ -356,7 +356,7 @@ class SealedAufAchse:
         committed (`seal_action`)."""
         step = state.choices.current
         if step is None or (step.index, seat) not in knowledge.openings:
-            raise IllegalAction(f"this instance holds no committed choice of seat {seat}")
+            raise IllegalAction(f"this instance holds no committed choice of seat {seat + 1}")
         return knowledge.openings[(step.index, seat)]
 
     def reveal_choice(
@@ -459,7 +459,7 @@ class SealedAufAchse:
             return action
         step = state.choices.current
         if step is None or seat not in step.asked:
-            raise IllegalAction(f"seat {seat} is not asked to choose now")
+            raise IllegalAction(f"seat {seat + 1} is not asked to choose now")
         if nonce is None:
             raise ValueError("a simultaneous choice needs a fresh random nonce")
         opening = Opening(step.index, seat, action.slots, nonce)
@@ -483,15 +483,18 @@ class SealedAufAchse:
         reveals = self.to_reveal(state)
         if reveals:
             who = min(reveals)
-            raise StepPending(f"seat {who} must reveal slot {reveals[who][0]} first")
+            raise StepPending(f"seat {who + 1} must reveal slot {reveals[who][0]} first")
         openings = state.choices.to_open()
         if openings:
-            raise StepPending(f"seat {openings[0]} must open its choice first")
+            raise StepPending(f"seat {openings[0] + 1} must open its choice first")
         if seat not in self.to_act(state):
             if state.choices.committed(seat):
-                waiting = ", ".join(map(str, sorted(self.to_act(state))))
-                raise NotYourTurn(f"seat {seat} has already chosen; waiting for seat(s) {waiting}")
-            raise NotYourTurn(f"seat {seat} is not asked to act now")
+                others = sorted(self.to_act(state))
+                raise NotYourTurn(
+                    f"seat {seat + 1} has already chosen; waiting for "
+                    f"seat(s) {', '.join(str(s + 1) for s in others)}"
+                )
+            raise NotYourTurn(f"seat {seat + 1} is not asked to act now")
         kind = type(action)
         if kind is SealedOdometer and state.phase == ODOMETER:
             slot: int = action.slot  # type: ignore[attr-defined]

@@ -267,7 +267,7 @@ class Velonimo(OneSeatAtATime[VelonimoState]):
 
     def _choose_victim(self, state: VelonimoState, seat: int, victim: int) -> list[Event]:
         if victim not in _victims(state, seat):
-            raise IllegalAction(f"seat {victim} is not an opponent still holding cards")
+            raise IllegalAction(f"seat {victim + 1} is not an opponent still holding cards")
         events: list[Event] = []
         self._steal(state, seat, victim, state.steal_count, events)
         return events
@@ -299,7 +299,7 @@ class Velonimo(OneSeatAtATime[VelonimoState]):
 
     def _choose_leader(self, state: VelonimoState, seat: int, leader: int) -> list[Event]:
         if leader not in state.active():
-            raise IllegalAction(f"seat {leader} is not still in the round")
+            raise IllegalAction(f"seat {leader + 1} is not still in the round")
         state.phase = "play"
         state.current = leader
         return [Event("next_leader", {"seat": seat, "leader": leader})]

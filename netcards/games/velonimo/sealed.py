@@ -249,7 +249,7 @@ class SealedVelonimo:
     def reveal_hand(
         self, state: SealedVelonimoState, seat: int, cards: Mapping[int, int], knowledge: Knowledge
     ) -> list[Event]:
-        raise IllegalAction(f"seat {seat} has nothing to reveal: Velonimo scores no hand")
+        raise IllegalAction(f"seat {seat + 1} has nothing to reveal: Velonimo scores no hand")
 
     # -- whose turn, what is legal, applying -------------------------------------------------------
 
@@ -308,7 +308,7 @@ class SealedVelonimo:
         if state.over:
             raise GameOver("the game is over")
         if seat != state.current:
-            raise NotYourTurn(f"seat {seat} is not asked to act now")
+            raise NotYourTurn(f"seat {seat + 1} is not asked to act now")
         state.ledger.check_ready()
         kind = type(action)
         if kind is SealedPlay:

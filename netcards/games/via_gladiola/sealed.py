@@ -240,11 +240,11 @@ class SealedViaGladiola:
             raise StepPending(f"round {state.ledger.unsealed} must be sealed before a reveal")
         pending = set(self.to_reveal(state).get(seat, ()))
         if not cards or not pending:
-            raise IllegalAction(f"seat {seat} has nothing to reveal now")
+            raise IllegalAction(f"seat {seat + 1} has nothing to reveal now")
         claimed: set[tuple[int, int]] = set()
         for slot, card in cards.items():
             if slot not in pending:
-                raise IllegalAction(f"slot {slot} is not one seat {seat} must reveal now")
+                raise IllegalAction(f"slot {slot} is not one seat {seat + 1} must reveal now")
             state.ledger.check(slot, card, knowledge)
             key = (state.ledger.round_of(slot).index, card)
             if key in claimed:
@@ -309,7 +309,7 @@ class SealedViaGladiola:
         if state.over:
             raise GameOver("the game is over")
         if seat != state.current:
-            raise NotYourTurn(f"seat {seat} is not asked to act now")
+            raise NotYourTurn(f"seat {seat + 1} is not asked to act now")
         state.ledger.check_ready()
         kind = type(action)
         before = set(state.hands[seat])
