@@ -47,6 +47,7 @@ from protocol.messages import Message, encode
 from protocol.notices import notice_text
 from protocol.seat_tokens import SeatTokens
 from protocol.settings import config_dir, data_dir
+from ui.journals import GameJournal
 
 
 def result_line(outcome: Outcome) -> str:
@@ -77,6 +78,8 @@ class HostPlan:
     """Open the SSH door on this port (0: any free); None: no door."""
     ssh_keys: Any = None
     """The keys allowed through the door (asyncssh's SSHAuthorizedKeys); None: any."""
+    journal_named: bool = False
+    """The journal's name is netcards' own (`ui.journals`): it follows the game it holds."""
 
 
 GUESTS_LINGER = 120.0
@@ -86,11 +89,20 @@ GUESTS_LINGER = 120.0
 async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
     """Host until the game ends; print the results; 0 on a finished game."""
     identity = load_or_create_identity(config_dir())
-    journal = JournalWriter(plan.journal_path)
 
     def log(line: str) -> None:
         err.write(f"host: {line}\n")
         err.flush()
+
+    def renamed(path: Path) -> None:
+        plan.journal_path = path
+        log(f"journal {path}")  # the game its owner chose in the lobby is another
+
+    journal = (
+        GameJournal(plan.journal_path, renamed=renamed)
+        if plan.journal_named
+        else JournalWriter(plan.journal_path)
+    )
 
     host = TableHost(
         plan.table,

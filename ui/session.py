@@ -25,14 +25,13 @@ from protocol.client import Notice, TableClient
 from protocol.deal_witness import DealWitness
 from protocol.host import HostSettings, TableHost
 from protocol.identity_store import load_or_create_identity
-from protocol.journal_file import JournalWriter
 from protocol.known_hosts import KnownHosts, OwnHost
 from protocol.lan import lan_addresses
 from protocol.own_moves import OwnMoves
 from protocol.seat_tokens import SealedSeedFile
 from protocol.settings import config_dir
 from ui.i18n import _
-from ui.journals import new_journal_path
+from ui.journals import GameJournal, new_journal_path
 from ui.sending import REQUEST, send
 
 if TYPE_CHECKING:
@@ -206,7 +205,7 @@ async def open_table(
         table.add_bot(plan.bot_level, seat)
     table.set_stand_in_level(plan.stand_in_level)
     identity = load_or_create_identity(config_dir())
-    journal = JournalWriter(new_journal_path(game.id))
+    journal = GameJournal(new_journal_path(game.id))
     host = TableHost(
         table,
         identity,
