@@ -448,6 +448,10 @@ class NetcardsApp(App[None]):
     # -- moving between screens -----------------------------------------------------------------------
 
     def start_game(self, session: Session) -> None:
+        if session.client.host_closed:
+            # The table closed as its game began (a sealed deal takes a moment): the notice
+            # of the start, read after that of the end, must not cover the results screen.
+            return
         game = session.client.game
         cls = screen_class(game.id) if game is not None else None
         if cls is None:

@@ -49,6 +49,10 @@ from protocol.seat_tokens import SeatTokens
 from protocol.settings import config_dir, data_dir
 from ui.journals import GameJournal
 
+NO_STANDINGS = "none: they need cards that are still sealed"
+"""What a sealed game stopped halfway has for results so far when its title scores hidden cards
+(Via Gladiola's hands): nobody can see them, the host included (docs/sealed.md)."""
+
 
 def result_line(outcome: Outcome) -> str:
     """The one line every participant prints, so that scripts (and tests) can compare them."""
@@ -196,9 +200,12 @@ async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
             table = host.table
             err.write("host: stopped before the game's end: the table is closed, and its "
                       "players were given the results so far\n")  # fmt: skip
-            out.write("results so far:\n")
-            standings = table.game.standings(table.state)
-            print_places([s.name for s in table.seats], standings, out, over=False)
+            standings = host.standings_so_far()
+            if standings is None:  # a sealed game's score that needs cards still sealed
+                out.write(f"results so far: {NO_STANDINGS}\n")
+            else:
+                out.write("results so far:\n")
+                print_places([s.name for s in table.seats], standings, out, over=False)
             out.flush()
         else:
             err.write("host: stopped: the table is closed\n")
@@ -407,6 +414,8 @@ async def _play_as_bot(
                 if notice.standings is not None:
                     out.write("results so far:\n")
                     print_places(list(client.names), notice.standings, out, over=False)
+                elif client.sealed is not None:
+                    out.write(f"results so far: {NO_STANDINGS}\n")
                 if notice.verdict is not None and notice.verdict.unchecked:
                     out.write(notice.verdict.headline + "\n")
                 elif notice.verdict is not None:
