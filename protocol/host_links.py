@@ -178,6 +178,10 @@ class Links:
                 data = await asyncio.wait_for(reader.read(65536), timeout)
             except TimeoutError:
                 raise self._too_slow(peer) from None
+            except (ConnectionError, OSError):
+                if peer.closed:  # the host had said its last words; the peer hung up on them
+                    return
+                raise
             peer.liveness.received(time.monotonic())
             salt = self._receive(peer, data)
             while salt is not None and not peer.closed:
