@@ -103,6 +103,7 @@ async def closed_at(folder: Path, title: str, players: int, moment: str, leaving
         assert end.verdict is not None and end.verdict.unchecked and not end.verdict.ok
         assert client.sealed_verdict is not None
         assert client.sealed_verdict.startswith("deal not checked")
+        assert client.replay() is None, "its hidden cards stay unknown: no replay"
         if gone is not None:
             assert gone.seat is not None
             assert f"seat {gone.seat + 1} (P0) left before publishing its secrets" in (

@@ -44,7 +44,7 @@ async def closed_at(title: str, players: int, moment: str) -> bool:
         title, players, {}, bots=players - 1, bot_level="random", bind="127.0.0.1", port=0,
         discovery=False, sealed=True,
     )  # fmt: skip
-    app = make_app(settings=UserSettings(name="Ann"), ascii_mode=False, host=plan)
+    app = make_app(settings=UserSettings(name="Ann"), ascii_mode=False, host=plan, bot_delay=0.0)
     rng = random.Random(f"{title} {players} {moment}")
     reached = False
 
