@@ -94,22 +94,24 @@ class SealedReplay(Replay):
         if self._steps:
             return self._steps
         truth = Knowledge(self.cards)
-        for seat, body in self.openings:
-            if seat == self.seat:  # its own choices, as its program knew them when it made them
-                opening = Opening(body["step"], seat, tuple(body["slots"]), bytes(body["nonce"]))
-                truth.openings[(opening.step, seat)] = opening
-        rerun = Rerun(self.engine, self.config, self.seed, truth, self.draws, self.openings)
         try:
+            for seat, body in self.openings:
+                if seat == self.seat:  # its own choices, as its program knew them then
+                    opening = Opening(body["step"], seat, tuple(body["slots"]), body["nonce"])
+                    truth.openings[(opening.step, seat)] = opening
+            rerun = Rerun(self.engine, self.config, self.seed, truth, self.draws, self.openings)
             wrong = rerun.settle()
             steps = [self._sealed_step(rerun, truth, 0, None, 0)]
             for index, (actor, data) in enumerate(self.actions, 1):
                 if wrong is not None:
-                    raise BadReplay(f"the game cannot be replayed: {wrong}")
+                    break
                 seen = len(rerun.events)
                 wrong = rerun.move(index, actor, data)
                 steps.append(self._sealed_step(rerun, truth, index, actor, seen))
-        except (GameError, HiddenCardNeeded) as exc:
+        except (GameError, HiddenCardNeeded, KeyError, TypeError, ValueError) as exc:
             raise BadReplay(f"the game cannot be replayed: {exc}") from None
+        if wrong is not None:
+            raise BadReplay(f"the game cannot be replayed: {wrong}")
         self._steps, self._outcome = steps, self.engine.outcome(rerun.state)
         return steps
 
