@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from netcards.errors import GameError
-from netcards.game import Game, TableConfig
+from netcards.game import Game, Outcome, TableConfig
 from netcards.registry import get_game
 
 REPLAY_FORMAT = 1
@@ -50,6 +50,7 @@ class Replay:
     """The numbers (from 1) of the seat's actions a bot made for its player (a stand-in while
     they were away, or the turn clock's): only the player's program knew, so it says so."""
     _steps: list[Step] = field(default_factory=list)
+    _outcome: Outcome | None = None
 
     def to_data(self) -> dict[str, Any]:
         return {
@@ -105,8 +106,13 @@ class Replay:
             except GameError as exc:
                 raise BadReplay(f"action {index} cannot be replayed: {exc}") from None
             steps.append(self._step(state, index, actor, events))
-        self._steps = steps
+        self._steps, self._outcome = steps, game.outcome(state)
         return steps
+
+    def outcome(self) -> Outcome | None:
+        """The results at the last step (None: a game stopped before its end)."""
+        self.steps()
+        return self._outcome
 
     def _step(self, state: Any, index: int, actor: int | None, events: list[Any]) -> Step:
         game, seat = self.game, self.seat

@@ -207,7 +207,10 @@ class TableClient(HostMessages):
     # -- what a player does ------------------------------------------------------------------------
 
     def replay(self) -> Replay | None:
-        """The finished game for `netcards replay`, once the host has revealed it."""
+        """The finished game for `netcards replay`, once the host has revealed it (at a sealed
+        table, once this seat's audit has found it sound)."""
+        if self.sealed is not None:
+            return self._sealed_replay()
         if self.verdict is None or self.game is None or self.config is None:
             return None
         if self._audit_seed is None:

@@ -35,6 +35,7 @@ from netcards.errors import GameError
 from netcards.fairdeal import NOT_CHECKED, Verdict
 from netcards.game import Outcome
 from netcards.registry import get_game
+from netcards.replay import Replay
 from netcards.sealed_cards import HiddenCardNeeded, seat_event
 from netcards.sealed_game import public_seed, sealed_engine
 from protocol.client_notices import DealChecked, Fatal, Notice, TableSays, ViewChanged
@@ -45,6 +46,7 @@ from protocol.sealed.messages import SealActed, decode, encode
 from protocol.sealed.seed_stream import SEED_BYTES, SeedStream
 from protocol.sealed_play.audit import describe
 from protocol.sealed_play.progress import HOST
+from protocol.sealed_play.replay import sealed_replay
 from protocol.sealed_play.seat import SealedSeat
 from protocol.seat_tokens import SealedSeedFile
 
@@ -88,6 +90,8 @@ class SealedClient:
     standings: Outcome | None
     seed_file: SealedSeedFile | None
     log: list[dict[str, Any]]
+    game: Any
+    config: Any
 
     def _notify(self, notice: Notice) -> None:
         raise NotImplementedError  # protocol/client.py
@@ -311,6 +315,25 @@ class SealedClient:
         read `deal verified` where nothing was checked: the host is named instead."""
         detail = "sent a trusted dealer's audit at a sealed table, whose deal it cannot check"
         await self._caught(describe(Finding(HOST, "unexpected", detail)))
+
+    def _sealed_replay(self) -> Replay | None:
+        """The game's replay, once its audit found every round and move sound: every card is
+        known then (`protocol/sealed_play/replay.py`). None before, or when it never will be
+        (a game stopped before every seat published its secrets, a cheat named)."""
+        seat, game = self.sealed, self.game
+        if seat is None or seat.truth is None or game is None or self.config is None:
+            return None
+        return sealed_replay(
+            game.id,
+            self.config,
+            seat.seat,
+            self.names,
+            seat.public_seed,
+            seat.truth,
+            seat.actions,
+            seat.driver.draws.values,
+            seat.openings,
+        )
 
     # -- a sealed game that cannot be audited -----------------------------------------------------
 

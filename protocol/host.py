@@ -125,7 +125,13 @@ class TableHost(Links):
 
     @property
     def outcome(self) -> Outcome | None:
-        return self.table.outcome()
+        """The results, once the game is over."""
+        return self.session.outcome()
+
+    def standings_so_far(self) -> Outcome | None:
+        """The results so far of the game under way (None: there are none to tell, such as a
+        sealed game whose score needs cards still sealed); see `TableSession`."""
+        return self.session.standings_so_far()
 
     def lobby_message(self) -> Lobby:
         return self.session.lobby_message()

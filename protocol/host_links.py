@@ -36,6 +36,10 @@ from protocol.table_session.config import HostSettings
 
 LogLine = Callable[[str], None]
 
+LINGER = 2.0
+"""Seconds a connection the host closes on purpose stays open for reading after its last words
+(`Links._linger`), at most."""
+
 
 @dataclass
 class Peer:
@@ -49,6 +53,8 @@ class Peer:
     closed: bool = False
     """The writer was told to stop (a sentinel is queued): nothing more is queued for it."""
     tasks: list[asyncio.Task[Any]] = field(default_factory=list)
+    read_done: asyncio.Event = field(default_factory=asyncio.Event)
+    """Nothing more is read from it: it closed its side, or the host stopped reading."""
 
     @property
     def number(self) -> int:
@@ -150,6 +156,7 @@ class Links:
             self.log(f"dropped {peer.label} after an internal error: {exc!r}")
             self._last_word(peer, ErrorCode.INTERNAL, "the host hit a bug; it goes on without you")
         finally:
+            peer.read_done.set()
             self._close(peer)
             self._forget(peer)
 
@@ -171,13 +178,27 @@ class Links:
                 data = await asyncio.wait_for(reader.read(65536), timeout)
             except TimeoutError:
                 raise self._too_slow(peer) from None
+            except (ConnectionError, OSError):
+                if peer.closed:  # the host had said its last words; the peer hung up on them
+                    return
+                raise
             peer.liveness.received(time.monotonic())
             salt = self._receive(peer, data)
             while salt is not None and not peer.closed:
                 await self._judge_password(peer, salt)
                 salt = self._receive(peer, None)
             if peer.closed:
+                await self._read_to_the_end(reader)
                 return
+
+    @staticmethod
+    async def _read_to_the_end(reader: asyncio.StreamReader) -> None:
+        """What a peer the host is closing still sends is read and dropped, until it closes its
+        side (or `LINGER` seconds): see `_linger`."""
+        with contextlib.suppress(TimeoutError, ConnectionError, OSError):
+            async with asyncio.timeout(LINGER):
+                while await reader.read(65536):
+                    pass
 
     def _too_slow(self, peer: Peer) -> Dropped:
         why = "did not finish the handshake and join in time"
@@ -286,6 +307,7 @@ class Links:
             while True:
                 data = await peer.queue.get()
                 if data is None:
+                    await self._linger(peer)
                     break
                 writer.write(data)
                 await writer.drain()
@@ -293,6 +315,22 @@ class Links:
             pass
         finally:
             writer.close()
+
+    @staticmethod
+    async def _linger(peer: Peer) -> None:
+        """The host's last words to a peer are out (a table closed, `leave`): its side is shut
+        and the socket stays open until the peer closes its own, a moment at most, reading
+        what the peer still sends (`_read_to_the_end`). A socket closed on bytes it has not
+        read resets the connection, and the reset makes the peer's next write fail before it
+        has read those last words: a player's program that was sending a step of a sealed
+        round as the table closed would take the host for crashed and try to reconnect for
+        minutes, never hearing the table closed nor its results so far."""
+        writer = peer.writer
+        with contextlib.suppress(ConnectionError, OSError, RuntimeError):
+            if writer.can_write_eof():
+                writer.write_eof()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(peer.read_done.wait(), LINGER)
 
     def _send(self, peer: Peer, message: Message | Packed) -> None:
         if peer.closed or not peer.conn.can_send:

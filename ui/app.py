@@ -31,9 +31,7 @@ from protocol.client import (
     TableClosed,
     TokenRefused,
 )
-from protocol.deal_witness import DealWitness
 from protocol.messages import Lobby
-from protocol.own_moves import OwnMoves
 from protocol.seat_tokens import SeatClaim, SeatTokens
 from protocol.settings import data_dir
 from ui.ascii_filter import AsciiFilter
@@ -55,6 +53,7 @@ from ui.screens.menu import MenuScreen
 from ui.screens.results import ResultsScreen
 from ui.screens.rules import RulesPicker, RulesScreen
 from ui.screens.settings import SettingsScreen
+from ui.seat_files import SeatFiles
 from ui.sending import REQUEST, send
 from ui.session import DoorPortError, Session, SessionNotice, TablePlan, join_table, open_table
 from ui.terminal import unicode_ok
@@ -281,6 +280,7 @@ class NetcardsApp(App[None]):
                 random_bytes=self.random_bytes,
                 log=self.host_log.append,
                 failed_login=self.failed_ssh_login,
+                own_files=self.own_seat_files,
             )
         except (OSError, ValueError) as exc:
             self.cannot_open(plan, exc)
@@ -292,6 +292,17 @@ class NetcardsApp(App[None]):
         await self._to_screen(LobbyScreen(session))
         if practise:
             self.run_worker(self._ready_when_seated(session), group="session-ready")
+
+    def own_seat_files(self, address: str) -> SeatFiles | None:
+        """Where the host's own player keeps its seat, as a player who joined does, under the
+        address it connects to (`127.0.0.1:PORT`): after a crash, `host --resume` and `netcards
+        join 127.0.0.1:PORT` read them back, and at a sealed table the seat's secrets are
+        there. None (in memory only) while another program of the user plays that seat."""
+        tokens = SeatTokens(data_dir() / "seats")
+        name = self.settings.name
+        if not self.writes_files or not self.claim_seat(tokens, address, name):
+            return None
+        return SeatFiles.fresh(tokens, address, name)
 
     def failed_ssh_login(self, address: str, user: str) -> None:
         """Someone failed to log in through the table's SSH door: the host should know. The
@@ -379,15 +390,7 @@ class NetcardsApp(App[None]):
             address, name, self.post_message, password=password, spectator=spectator,
             trust=self.ask_trust,
             token=None if spectator else tokens.load(address, name),
-            deal=None if spectator else DealWitness.restore(tokens.load_deal(address, name)),
-            keep_deal=None if spectator else (
-                lambda deal: tokens.save_deal(address, name, deal.to_data())
-            ),
-            moves=None if spectator else OwnMoves.restore(tokens.load_moves(address, name)),
-            keep_moves=None if spectator else (
-                lambda moves: tokens.save_moves(address, name, moves.to_data())
-            ),
-            seed_file=None if spectator else tokens.sealed_seed(address, name),
+            files=None if spectator else SeatFiles.kept(tokens, address, name),
         )  # fmt: skip
         self.session = session
         await self._to_screen(LobbyScreen(session))
@@ -459,6 +462,10 @@ class NetcardsApp(App[None]):
     # -- moving between screens -----------------------------------------------------------------------
 
     def start_game(self, session: Session) -> None:
+        if session.client.host_closed:
+            # The table closed as its game began (a sealed deal takes a moment): the notice
+            # of the start, read after that of the end, must not cover the results screen.
+            return
         game = session.client.game
         cls = screen_class(game.id) if game is not None else None
         if cls is None:

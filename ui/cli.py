@@ -505,6 +505,7 @@ def _host(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         table, args.bind, port, resolve_password(args), journal, args.resume is not None, args.grace,
         args.discovery_port, args.bot_delay, args.turn_clock,
         clean_name(args.owner) if args.owner is not None else None, args.ssh, ssh_keys,
+        journal_named=args.resume is None and args.journal is None,
     )  # fmt: skip
     return headless.main_loop(headless.run_host(plan, out, err))
 

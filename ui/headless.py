@@ -47,6 +47,11 @@ from protocol.messages import Message, encode
 from protocol.notices import notice_text
 from protocol.seat_tokens import SeatTokens
 from protocol.settings import config_dir, data_dir
+from ui.journals import GameJournal
+
+NO_STANDINGS = "none: they need cards that are still sealed"
+"""What a sealed game stopped halfway has for results so far when its title scores hidden cards
+(Via Gladiola's hands): nobody can see them, the host included (docs/sealed.md)."""
 
 
 def result_line(outcome: Outcome) -> str:
@@ -77,6 +82,8 @@ class HostPlan:
     """Open the SSH door on this port (0: any free); None: no door."""
     ssh_keys: Any = None
     """The keys allowed through the door (asyncssh's SSHAuthorizedKeys); None: any."""
+    journal_named: bool = False
+    """The journal's name is netcards' own (`ui.journals`): it follows the game it holds."""
 
 
 GUESTS_LINGER = 120.0
@@ -86,11 +93,20 @@ GUESTS_LINGER = 120.0
 async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
     """Host until the game ends; print the results; 0 on a finished game."""
     identity = load_or_create_identity(config_dir())
-    journal = JournalWriter(plan.journal_path)
 
     def log(line: str) -> None:
         err.write(f"host: {line}\n")
         err.flush()
+
+    def renamed(path: Path) -> None:
+        plan.journal_path = path
+        log(f"journal {path}")  # the game its owner chose in the lobby is another
+
+    journal = (
+        GameJournal(plan.journal_path, renamed=renamed)
+        if plan.journal_named
+        else JournalWriter(plan.journal_path)
+    )
 
     host = TableHost(
         plan.table,
@@ -184,9 +200,12 @@ async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
             table = host.table
             err.write("host: stopped before the game's end: the table is closed, and its "
                       "players were given the results so far\n")  # fmt: skip
-            out.write("results so far:\n")
-            standings = table.game.standings(table.state)
-            print_places([s.name for s in table.seats], standings, out, over=False)
+            standings = host.standings_so_far()
+            if standings is None:  # a sealed game's score that needs cards still sealed
+                out.write(f"results so far: {NO_STANDINGS}\n")
+            else:
+                out.write("results so far:\n")
+                print_places([s.name for s in table.seats], standings, out, over=False)
             out.flush()
         else:
             err.write("host: stopped: the table is closed\n")
@@ -395,6 +414,8 @@ async def _play_as_bot(
                 if notice.standings is not None:
                     out.write("results so far:\n")
                     print_places(list(client.names), notice.standings, out, over=False)
+                elif client.sealed is not None:
+                    out.write(f"results so far: {NO_STANDINGS}\n")
                 if notice.verdict is not None and notice.verdict.unchecked:
                     out.write(notice.verdict.headline + "\n")
                 elif notice.verdict is not None:

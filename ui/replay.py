@@ -2,7 +2,8 @@
 
 Each step shows what the player saw at that moment (their view, the log up to then); the game
 being over, every hand may be shown as well (`a`), and is at the last step. The replay comes
-from the end-of-game audit, so nothing here needs the host.
+from the end-of-game audit, so nothing here needs the host (a sealed game's from its seats'
+audit, which knows every card).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from netcards.action import Action
 from netcards.game import Game, Outcome, TableConfig
 from netcards.replay import BadReplay, Replay
 from protocol.own_moves import OwnMoves
+from protocol.sealed_play.replay import SealedReplay
 from protocol.settings import data_dir
 from ui.games import screen_class
 from ui.games.base import GameScreen
@@ -85,7 +87,9 @@ def load_replay(path: Path) -> Replay:
         raise BadReplay(f"{str(path)!r} is not a replay file") from None
     if not isinstance(data, dict):
         raise BadReplay(f"{str(path)!r} is not a replay file")
-    replay = Replay.from_data(data)
+    # A sealed game's replay is played again by the title's sealed engine, knowing every card
+    # its audit found (`protocol/sealed_play/replay.py`).
+    replay = SealedReplay.from_data(data) if data.get("sealed") else Replay.from_data(data)
     replay.steps()
     return replay
 
@@ -173,7 +177,7 @@ class ReplayControls:
         client.steps = [(s.index, s.events) for s in steps[: self.step_index + 1]]
         client.log = [e for _index, events in client.steps for e in events]
         last = self.step_index == len(steps) - 1
-        client.outcome = self.replay.game.outcome(self.final_state) if last else None
+        client.outcome = self.replay.outcome() if last else None
         self.log_new_events()
         self.refresh_all()
 
@@ -291,10 +295,6 @@ def replay_screen(replay: Replay, *, ascii_mode: bool = False) -> GameScreen:
     screen.replay = replay
     screen.step_index = 0
     screen.show_all = False
-    state = replay.game.setup(replay.config, replay.seed)
-    for seat, data in replay.actions:
-        replay.game.apply(state, seat, replay.game.decode_action(data))
-    screen.final_state = state
     first = replay.steps()[0]
     client.view, client.to_act = first.view, first.to_act
     return screen  # type: ignore[no-any-return]

@@ -22,17 +22,14 @@ from netcards.registry import get_game
 from netcards.table import Table, clean_name
 from protocol.address import format_address
 from protocol.client import Notice, TableClient
-from protocol.deal_witness import DealWitness
 from protocol.host import HostSettings, TableHost
 from protocol.identity_store import load_or_create_identity
-from protocol.journal_file import JournalWriter
 from protocol.known_hosts import KnownHosts, OwnHost
 from protocol.lan import lan_addresses
-from protocol.own_moves import OwnMoves
-from protocol.seat_tokens import SealedSeedFile
 from protocol.settings import config_dir
 from ui.i18n import _
-from ui.journals import new_journal_path
+from ui.journals import GameJournal, new_journal_path
+from ui.seat_files import SeatFiles
 from ui.sending import REQUEST, send
 
 if TYPE_CHECKING:
@@ -191,10 +188,12 @@ async def open_table(
     random_bytes: Callable[[int], bytes] = os.urandom,
     log: Callable[[str], None] | None = None,
     failed_login: Callable[[str, str], None] | None = None,
+    own_files: Callable[[str], SeatFiles | None] | None = None,
 ) -> Session:
     """Host a table in this process and sit at it (seat 0) through a client like any other;
     with `plan.ssh_port`, open its SSH door too (`failed_login(address, user)` on each failed
-    SSH login)."""
+    SSH login). `own_files(address)`: where our own player keeps its seat, as a player who
+    joined does (`ui/seat_files.py`), under the address it connects to (None: in memory)."""
     game = get_game(plan.game)
     config = game.make_config(plan.players, plan.options)
     name = plan.name or _("{player}'s table").format(player=player)
@@ -206,7 +205,7 @@ async def open_table(
         table.add_bot(plan.bot_level, seat)
     table.set_stand_in_level(plan.stand_in_level)
     identity = load_or_create_identity(config_dir())
-    journal = JournalWriter(new_journal_path(game.id))
+    journal = GameJournal(new_journal_path(game.id))
     host = TableHost(
         table,
         identity,
@@ -243,13 +242,16 @@ async def open_table(
             raise
     if plan.discovery:
         await host.announce(plan.discovery_port)
+    address = f"127.0.0.1:{port}"
+    files = own_files(address) if own_files is not None else None
     client = TableClient(
-        f"127.0.0.1:{port}",
+        address,
         player,
         own_pin(plan, port, identity.public_key),
         password=plan.password,
         token=owner,
         random_bytes=random_bytes,
+        **(files or SeatFiles()).fields(),
     )
     session = Session(client, post, host, door)
     session.addresses = [format_address(a, port) for a in lan_addresses(plan.bind)]
@@ -266,16 +268,10 @@ async def join_table(
     spectator: bool = False,
     trust: Callable[[str], Any] | None = None,
     token: bytes | None = None,
-    deal: DealWitness | None = None,
-    keep_deal: Callable[[DealWitness], None] | None = None,
-    moves: OwnMoves | None = None,
-    keep_moves: Callable[[OwnMoves], None] | None = None,
-    seed_file: SealedSeedFile | None = None,
+    files: SeatFiles | None = None,
 ) -> Session:
-    """Join a table; `token`, `deal` and `moves` are what an earlier run of the program kept of
-    its seat, `keep_deal` writes the deal notes whenever they change (see
-    `TableClient.keep_deal`), `keep_moves` which moves were ours (`TableClient.keep_moves`),
-    `seed_file` keeps the seed of a sealed game's seat (`TableClient.seed_file`)."""
+    """Join a table; `token` and `files` are what an earlier run of the program kept of its
+    seat, and where this one keeps it (`ui/seat_files.py`; None: in memory only)."""
     client = TableClient(
         address,
         player,
@@ -284,11 +280,7 @@ async def join_table(
         spectator=spectator,
         trust=trust,
         token=token,
-        deal=deal or DealWitness(),
-        keep_deal=keep_deal,
-        moves=moves or OwnMoves(),
-        keep_moves=keep_moves,
-        seed_file=seed_file,
+        **(files or SeatFiles()).fields(),
     )
     session = Session(client, post)
     await session.start()

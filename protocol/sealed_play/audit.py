@@ -22,10 +22,9 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from netcards.errors import GameError
 from netcards.game import TableConfig
 from netcards.sealed_cards import SLOT_BASE, Knowledge
-from netcards.sealed_game import SealedGame, public_chances
+from netcards.sealed_game import SealedGame
 from protocol.sealed.audit import audit, final_cards
 from protocol.sealed.deck import SealedRound
 from protocol.sealed.draws import Draws, replay_draws
@@ -33,6 +32,7 @@ from protocol.sealed.errors import Finding
 from protocol.sealed.shuffle import SeatSecrets
 from protocol.sealed_play import choices
 from protocol.sealed_play.progress import HOST
+from protocol.sealed_play.rerun import Rerun
 
 
 def describe(finding: Finding | None) -> str:
@@ -57,6 +57,7 @@ def audit_game(
     openings: Sequence[choices.Opened] = (),
     claims: Collection[int] = (),
     earlier: Collection[bytes] = (),
+    truth: Knowledge | None = None,
 ) -> Finding | None:
     """`draws`: the public random draws made (a title with draws); `openings`: the choice
     openings relayed, in order (a title with simultaneous choices), replayed between the moves
@@ -64,7 +65,9 @@ def audit_game(
     (`broken`), which stopped the game before its end: each seat published its digest when it
     stopped, so a digest need only be one this program's chain had (`earlier`: every one it
     had). If every round and move checks out, the deck was whole: the first of the seats that
-    said so (by seat) raised a false alarm and is named."""
+    said so (by seat) raised a false alarm and is named. `truth`, if given, learns the card of
+    every slot of the rounds that checked out (every slot of the game when none is named): what
+    a replay of the game is shown from."""
     values: list[bytes] = []
     if draws is not None:
         values, caught = replay_draws(draws.seats, draws.commitments, draws.nonces)
@@ -73,7 +76,7 @@ def audit_game(
     for seat, digest in sorted(digests.items()):
         if digest != own_digest and not (claims and digest in earlier):
             return Finding(HOST, "equivocated", f"seat {seat + 1} was shown other steps")
-    truth = Knowledge()
+    truth = Knowledge() if truth is None else truth
     sealed = {number for number, r in rounds.items() if r.phase == "sealed"}
     for number in sorted(sealed):
         # A round the game stopped in before its every step was made (a `broken` step) is not
@@ -129,64 +132,17 @@ def _replay(
     end (a broken deck), so it has no results, and the replay ends where the game stopped: at
     the first round or draw the engine asks for that was not done (nobody's fault then). A
     move after such a step was taken while it was under way, which only the host could do."""
-    state = engine.setup(config, public_seed)
-    made = iter(values)
-
-    def settle() -> Finding | str | None:
-        """Every step the engine asks for between two moves, until none is left: a reveal or
-        an opening can lead to more (Auf Achse: the next odometer card, a new stage). A str
-        says which step was not done, where the replay stops."""
-        while True:
-            progressed = False
-            for request in engine.seal_requests(state):
-                if request.index not in sealed:
-                    return f"round {request.index} was sealed"
-                engine.sealed(state, request.index)
-                progressed = True
-            by_seat: dict[int, list[int]] = {}
-            for seat, slot in engine.to_open(state):
-                by_seat.setdefault(seat, []).append(slot)
-            for seat, slots in by_seat.items():
-                engine.opened(state, seat, slots)
-                progressed = True
-            chances = public_chances(engine)
-            if chances is not None:
-                for slot in chances.to_show(state):
-                    chances.show(state, slot, truth.resolve(slot), truth)
-                    progressed = True
-            for seat, slots in sorted(engine.to_reveal(state).items()):
-                try:
-                    engine.reveal_hand(state, seat, {s: truth.resolve(s) for s in slots}, truth)
-                except GameError as exc:
-                    return Finding(seat, "false_claim", str(exc))
-                progressed = True
-            left = len(openings)
-            wrong = choices.replay(engine, state, truth, openings)
-            if wrong is not None:
-                return Finding(wrong[0], "wrong_opening", wrong[1])
-            if chances is not None and chances.draw_requests(state):
-                value = next(made, None)
-                if value is None:
-                    return "its draw was made"
-                chances.drawn(state, value, truth)  # the steal recomputed from the draw's value
-                progressed = True
-            if not progressed and len(openings) == left:
-                return None
-
-    waiting = settle()
+    rerun = Rerun(engine, config, public_seed, truth, values, openings, sealed)
+    waiting = rerun.settle()
     for n, (seat, data) in enumerate(actions, 1):
         if isinstance(waiting, str):
             return Finding(HOST, "wrong_result", f"move {n} was taken before {waiting}")
         if waiting is not None:
             return waiting
-        try:
-            engine.apply(state, seat, engine.codec.decode(dict(data)), truth)
-        except GameError as exc:
-            return Finding(seat, "false_claim", f"move {n}: {exc}")
-        waiting = settle()
+        waiting = rerun.move(n, seat, data)
     if isinstance(waiting, Finding):
         return waiting
-    replayed = engine.outcome(state)
+    replayed = engine.outcome(rerun.state)
     if stopped and replayed is None:
         return None
     if isinstance(waiting, str):

@@ -128,17 +128,23 @@ def take(engine: SealedGame, state: Any, knowledge: Knowledge, step: Step, blame
 
 
 def replay(
-    engine: SealedGame, state: Any, knowledge: Knowledge, queue: list[Opened]
+    engine: SealedGame,
+    state: Any,
+    knowledge: Knowledge,
+    queue: list[Opened],
+    events: list[Any] | None = None,
 ) -> tuple[int, str] | None:
-    """The audit's replay: the next relayed openings, as long as the engine asks for one.
-    None, or (seat, what is wrong) for an opening the replay refuses."""
+    """The audit's replay: the next relayed openings, as long as the engine asks for one (their
+    events go to `events`). None, or (seat, what is wrong) for an opening the replay refuses."""
     choices = choices_of(engine)
     if choices is None:
         return None
     while queue and choices.choice_openings(state):
         seat, body = queue.pop(0)
         try:
-            take(engine, state, knowledge, _as_step(seat, body), seat)
+            taken = take(engine, state, knowledge, _as_step(seat, body), seat)
+            if events is not None:
+                events += taken
         except Caught as exc:
             return seat, f"{exc.kind}: {exc.finding.detail}"
     return None

@@ -17,6 +17,7 @@ from typing import Any
 from netcards.action import Action
 from netcards.errors import GameError
 from netcards.game import TableConfig
+from netcards.sealed_cards import Knowledge
 from netcards.sealed_game import SealedGame
 from protocol.sealed.errors import Caught, Finding
 from protocol.sealed.group import SCALAR_BYTES, RandomBytes
@@ -90,6 +91,8 @@ class SealedSeat:
         number, until the host says it applied them."""
         self.finding: Finding | None = None
         self.verdict: str | None = None
+        self.truth: Knowledge | None = None
+        """Every slot's card, once the audit found every round sound (its replay's cards)."""
         self.told = Told()
         """Every place of the game the host told this seat of (`protocol/sealed_play/told.py`)."""
 
@@ -333,6 +336,7 @@ class SealedSeat:
     def _audit(self) -> None:
         assert self.driver.transcript is not None
         outcome = self.engine.outcome(self.state)
+        truth = Knowledge()
         self.finding = audit_game(
             self.engine,
             self.config,
@@ -347,5 +351,8 @@ class SealedSeat:
             self.openings,
             self.claims | self.recalled,
             self.driver.transcript.earlier,
+            truth,
         )
         self.verdict = describe(self.finding)
+        if self.finding is None:
+            self.truth = truth

@@ -96,7 +96,10 @@ class TableSession(Door, Seats, LobbyRoom, Dealing, SealedPlay, Play, Clocks, Ch
         member = self.members.get(number)
         if member is not None:
             member.closed = True
-            self._gone(member)
+            if self.ended:  # everyone was told the table closed: nothing waits for anyone
+                self.members.pop(number, None)
+            else:
+                self._gone(member)
         return self._take()
 
     def closing(self, number: int) -> None:

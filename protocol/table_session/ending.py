@@ -6,13 +6,50 @@ headless bot, the SSH door's guest): `Send`s through its own connection.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from netcards.errors import GameError
+from netcards.game import Outcome
+from netcards.sealed_cards import HiddenCardNeeded
 from protocol.fanout import audit_messages
 from protocol.messages import Leave, Result, TableNotice
 from protocol.table_session.core import Member, SessionCore, packed_once
 from protocol.table_session.effects import Effect, Finished, Journal
 
+if TYPE_CHECKING:
+    from protocol.sealed_play.host import SealedHost
+
 
 class Ending(SessionCore):
+    sealed_host: SealedHost | None  # (sealed_play.py)
+    ended = False
+    """The host closed the table (`end_table`): a connection that ends after that changes
+    nothing (no seat waits for its player, no stand-in, no lobby to tell)."""
+
+    def outcome(self) -> Outcome | None:
+        """The results of a game that is over. A sealed game's are its own engine's: the
+        classic rules would score the hands before every card of them is revealed."""
+        sealed = self.sealed_host
+        if sealed is not None:
+            return sealed.outcome  # type: ignore[no-any-return]
+        return self.table.outcome()
+
+    def standings_so_far(self) -> Outcome | None:
+        """The results so far of a game under way, as the host's own record scores them (what
+        it prints when it is stopped; each player's program works out its own). At a sealed
+        table that record is public: its engine scores from public cards only, and a title
+        whose score needs a card still sealed (Via Gladiola's hands) has none (None), at
+        whatever moment the game is stopped: dealing, sealing, reshuffling, between rounds."""
+        table, sealed = self.table, self.sealed_host
+        try:
+            if sealed is not None:
+                return sealed.engine.standings(sealed.state)
+            if table.state is None:
+                return None
+            return table.game.standings(table.state)
+        except (HiddenCardNeeded, GameError, NotImplementedError):
+            return None
+
     def _game_over(self) -> None:
         for member in self.members.values():
             if member.joined:
@@ -42,6 +79,7 @@ class Ending(SessionCore):
         audit: its deal is checked only from every seat's secrets, published once it is scored,
         so each program says it could not be checked (`client_sealed.py`)."""
         table = self.table
+        self.ended = True
         audit = (
             audit_messages(table.host_part, table.seed, table.actions)
             if table.phase == "playing" and not table.sealed

@@ -28,7 +28,7 @@ class ResultsScreen(Screen[None]):
     | Key | Action |
     | :- | :- |
     | a | Play again |
-    | s | Save the replay |
+    | s | Save the replay (once the deal is checked; a game that has none says why) |
     | m / escape | Back to the menu (a guest of the SSH door: leave, which ends their session) |
     | up / down, page up / page down | Scroll the results |
     """
@@ -76,6 +76,7 @@ class ResultsScreen(Screen[None]):
                     _("No results so far: they need cards that are still sealed.")
                 )
                 self.show_verdict(client.verdict)
+                self.show_replay_missing()
             return
         names = list(client.names)
         if not client.outcome:
@@ -109,6 +110,7 @@ class ResultsScreen(Screen[None]):
             )
         if client.verdict is not None:
             self.show_verdict(client.verdict)
+            self.show_replay_missing()
         self.query_one("#results", VerticalScroll).focus()
 
     def show_verdict(self, verdict: Verdict) -> None:
@@ -147,6 +149,8 @@ class ResultsScreen(Screen[None]):
         notice = message.notice
         if isinstance(notice, DealChecked):
             self.show_verdict(notice.verdict)
+            self.show_replay_missing()
+            self.refresh_bindings()  # `s` comes with the replay
         elif isinstance(notice, Failed) and self.session.client.verdict is None:
             self.query_one("#verdict", Static).update(
                 _("The deal could not be checked: {why}").format(why=notice.reason)
@@ -158,21 +162,45 @@ class ResultsScreen(Screen[None]):
         else:
             self.action_menu()
 
+    def replay_missing(self) -> str | None:
+        """Why this game has no replay, once that is known (None: it has one, or the deal is
+        still being checked, and the replay comes with the check). A sealed game's cards are
+        known only once its audit has run: a game stopped before every seat published its
+        secrets has none, nor has a spectator, who never learns them."""
+        client = self.session.client
+        verdict = client.verdict
+        if verdict is None or client.replay() is not None:
+            return None
+        if getattr(client, "sealed", None) is not None:
+            if verdict.unchecked:
+                return _(
+                    "No replay: this sealed game ended before every player's program showed "
+                    "its secrets, so the cards still hidden stay unknown to everyone."
+                )
+            return _("No replay: the deal was not verified.")
+        if getattr(client, "sealed_table", False):
+            return _("No replay: a spectator never learns the cards of a sealed table.")
+        return _("No replay: the host did not reveal this game's deal.")
+
+    def show_replay_missing(self) -> None:
+        why = self.replay_missing()
+        if why is not None:
+            self.query_one("#saved", Static).update(Text(why, style="dim"))
+
     def action_save(self) -> None:
         from ui.replay import save_replay
 
         if self._guest:  # not offered (check_action); never written on the host's disk anyway
             return
         replay = self.session.client.replay()
-        if replay is None:
-            self.notify(
-                _("The replay is ready once the deal has been checked."), severity="warning"
-            )
+        if replay is None:  # not offered either (check_action): the screen says why
             return
         path = save_replay(replay)
-        self.query_one("#saved", Static).update(
-            _("Replay saved; watch it with: netcards replay {path}").format(path=path)
-        )
+        saved = self.query_one("#saved", Static)
+        saved.update(_("Replay saved; watch it with: netcards replay {path}").format(path=path))
+        # Under a long table (four players' hands), the line may be below the window: the
+        # command is what the player reads next.
+        self.call_after_refresh(saved.scroll_visible, animate=False)
 
     def can_play_again(self) -> bool:
         """A player whose host closed the table, or closes it after this game (a headless
@@ -196,7 +224,9 @@ class ResultsScreen(Screen[None]):
         saves no file); a guest's m leaves, as it says, for they have no menu to go back to."""
         if action == "again":
             return self.can_play_again()
-        if action in ("save", "menu"):
+        if action == "save":
+            return not self._guest and self.session.client.replay() is not None
+        if action == "menu":
             return not self._guest
         return self._guest if action == "leave" else True
 
