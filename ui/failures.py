@@ -36,6 +36,16 @@ def explain(failed: Failed, address: str, *, refused_deal: bool = False) -> Expl
             "whose below. The deal is not verified."
         )
         return Explained(warning + "\n\n" + failed.reason, None, loud=True)
+    if failed.code == "host_silent":
+        return Explained(
+            _(
+                "The host stopped answering: its connection stayed open, but nothing came from "
+                "it, not even an answer to a ping, so this program gave up on the table. The "
+                "deal is not checked."
+            ),
+            None,
+            loud=True,
+        )
     if refused_deal:
         warning = _(
             "The host broke the rules of the fair deal, so this program left before "

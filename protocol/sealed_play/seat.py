@@ -27,6 +27,7 @@ from protocol.sealed.shuffle import SeatSecrets
 from protocol.sealed.signing import SignedStep, verify
 from protocol.sealed_play import choices
 from protocol.sealed_play.audit import audit_game, describe
+from protocol.sealed_play.awaited import Awaited, awaited
 from protocol.sealed_play.progress import HOST, GameMirror, face_up, where
 from protocol.sealed_play.told import Told
 
@@ -119,6 +120,21 @@ class SealedSeat:
         if self.stopped:
             return []
         return self.engine.legal_actions(self.state, self.seat, self.mirror.knowledge)
+
+    def awaited(self) -> tuple[Awaited, ...]:
+        """Whom the table waits for now, and for what, as this seat's own state shows it
+        (`protocol/sealed_play/awaited.py`): nothing once a proof stopped the game."""
+        if self.driver.proved is not None and not self.broken:
+            return ()
+        return awaited(
+            self.engine,
+            self.state,
+            self.driver.rounds,
+            self.driver.draws,
+            tuple(range(self.state.players)),
+            self.secrets,
+            stopped=self.broken,
+        )
 
     @property
     def stopped(self) -> bool:
