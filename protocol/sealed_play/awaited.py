@@ -106,13 +106,13 @@ def awaited(
         return () if turn is None else (Awaited(turn, r.phase),)
     opening = engine.to_open(state)
     if opening:
-        out: list[Awaited] = []
+        found: dict[tuple[int, str, int | None], None] = {}  # in order, once each
         for to, slot in opening:
             number, p = where(state, slot)
             kept = rounds.get(number)
             if kept is not None:
-                out += _opening(kept, to, p)
-        return _unique(out)
+                _opening(kept, to, p, found)
+        return tuple(Awaited(*key) for key in found)
     shown = to_show(engine, state)
     slots = shown or [s for _, ss in sorted(engine.to_reveal(state).items()) for s in ss]
     if slots:
@@ -125,21 +125,26 @@ def awaited(
     return ()
 
 
-def _opening(kept: WatchedRound, to: int, p: int) -> list[Awaited]:
+def _opening(
+    kept: WatchedRound, to: int, p: int, found: dict[tuple[int, str, int | None], None]
+) -> None:
     """Position `p` on its way to seat `to`: dealt (every other seat's scalars), or handed from
-    the seat that holds it (the new owner's key, then the keeper's pass)."""
+    the seat that holds it (the new owner's key, then the keeper's pass). (Tuples, not
+    `Awaited`s, while a deal's many positions are gone through: this runs after every message.)"""
     moves, r = kept.moves, kept.round
     if moves.passing.get(p) == to:
         if p not in moves.keys:
-            return [Awaited(to, "pass_key")]
-        return [Awaited(moves.keepers[p], "pass", to)]
-    if to in moves.passed.get(p, ()):
-        return []
-    if kept.owners.get(p) == to:
-        return [
-            Awaited(x, "scalars", to) for x in r.seats if x != to and p not in r.scalars.get(x, {})
-        ]
-    return [Awaited(HOST, "open", to)]
+            found[(to, "pass_key", None)] = None
+        else:
+            found[(moves.keepers[p], "pass", to)] = None
+    elif to in moves.passed.get(p, ()):
+        return
+    elif kept.owners.get(p) == to:
+        for x in r.seats:
+            if x != to and p not in r.scalars.get(x, ()):
+                found[(x, "scalars", to)] = None
+    else:
+        found[(HOST, "open", to)] = None
 
 
 def _showing(state: Any, rounds: Mapping[int, WatchedRound], slot: int) -> list[Awaited]:

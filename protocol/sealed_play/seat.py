@@ -161,9 +161,10 @@ class SealedSeat:
         """The seats whose `broken` step this seat, or a seat it was rebuilt from, was told of
         (`told.py` keeps its place): a modified host could relay one to this seat alone, read
         the secrets it publishes, then drop its link and send back its history without it."""
-        return {
-            w[3] for w in self.told.places if w[:3] == ("step", 0, BROKEN) and isinstance(w[3], int)
-        }
+        # A `broken` step's place is ("step", 0, "broken", seat) (`told.place`): looked up seat
+        # by seat, not found by reading every place, as this is asked after every message.
+        places = self.told.places
+        return {s for s in range(self.state.players) if ("step", 0, BROKEN, s) in places}
 
     def _nonce(self, size: int) -> bytes:
         """The nonce of this seat's commitment in the choice step under way: one per step and
