@@ -216,7 +216,7 @@ STEP_WORDS = {
     "round": "to begin a sealing round",
     "open": "to ask for the cards dealt to {to}",
     "show": "to ask for a card to be shown to everyone",
-    "relay": "to relay this seat's step",
+    "relay": "to relay the step of {me}",
 }
 """Each step in English, after "waiting for Bob (seat 2)" (the app has its own sentences)."""
 
@@ -225,8 +225,9 @@ def wait_phrase(wait: Wait, names: Sequence[str], me: int | None = None) -> str:
     """`waiting for Bob (seat 2) to shuffle the cards`, in English."""
     labels = [seat_label(s, names) for s in wait.seats]
     who = "the host" if not labels else _listed(labels)
-    to = "" if wait.to is None else ("this seat" if wait.to == me else seat_label(wait.to, names))
-    return f"waiting for {who} " + STEP_WORDS[wait.step].format(to=to)
+    to = "" if wait.to is None else seat_label(wait.to, names)
+    mine = "" if me is None else seat_label(me, names)
+    return f"waiting for {who} " + STEP_WORDS[wait.step].format(to=to, me=mine)
 
 
 def waiting_words(found: Sequence[Awaited], names: Sequence[str], me: int | None = None) -> str:

@@ -132,7 +132,7 @@ def test_every_program_names_the_silent_seat_and_its_step(
         said = waiting.waiting_words(found[f"seat {s}"], NAMES, s).split("; ")
         label = f"{NAMES[silent]} (seat {silent + 1})"
         assert all(phrase.startswith(f"waiting for {label} to ") for phrase in said), said
-        whom = "" if to is None else "this seat" if to == s else f"{NAMES[to]} (seat {to + 1})"
+        whom = "" if to is None else f"{NAMES[to]} (seat {to + 1})"
         assert f"waiting for {label} " + waiting.STEP_WORDS[kind].format(to=whom) in said
     # Nobody can move while the table waits: no seat is asked to act.
     assert not any(seat.legal_actions() for seat in table.seats.values())
@@ -176,7 +176,7 @@ def test_a_closed_table_names_the_seat_it_waited_for_and_the_step() -> None:
     ]
     # Its own step not relayed: this program waits for the host.
     assert closing_reasons((Awaited(0, "secrets"),), NAMES, 0, (), ()) == [
-        "the table closed while waiting for the host to relay this seat's step"
+        "the table closed while waiting for the host to relay the step of Ann (seat 1)"
     ]
 
 
