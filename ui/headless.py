@@ -170,9 +170,15 @@ async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, hurry.set)
     outcome = host.outcome
+    # Whom a sealed game still waited for (a step, or at the end a seat's secrets), as every
+    # player's verdict will say it.
+    unchecked = host.session.sealed_unchecked()
     if outcome is not None:
         await host.linger(3.0)
         print_outcome(plan.table.game.name, [s.name for s in plan.table.seats], outcome, out)
+        if unchecked:
+            out.write(NOT_CHECKED + "; ".join(unchecked) + "\n")
+            out.flush()
         if door is not None:  # guests read the results in their app, then leave
             say_waiting(door, GUESTS_LINGER, err)
             await door.linger(GUESTS_LINGER, hurry)
@@ -180,8 +186,6 @@ async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
         if door is not None:
             await door.close()
     else:
-        # Whom a sealed game waited for, as every player's verdict will say it.
-        unchecked = host.session.sealed_unchecked() if plan.table.phase == "playing" else None
         # The table says it closed (and the results so far) to every player, SSH guests too.
         await host.close()
         if host.table.phase == "playing" and host.table.sealed:

@@ -47,7 +47,7 @@ class Ending(SessionCore):
             if table.phase == "playing" and not table.sealed
             else []
         )
-        unchecked = self.sealed_unchecked() if table.phase == "playing" else None
+        unchecked = self.sealed_unchecked()
         if unchecked:
             # Whom the game waited for: the host's word on it, as each player's verdict says.
             self._log("the sealed game is not checked: " + "; ".join(unchecked))

@@ -9,7 +9,9 @@ bot` exits with a verdict that names the host."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import random
 import signal
 import time
 from pathlib import Path
@@ -18,7 +20,7 @@ from typing import Any
 import pytest
 
 from netcards.table import Table
-from protocol.client import ClientSettings, SeatTaken, TableClient, TableClosed
+from protocol.client import ClientSettings, SeatTaken, TableClient, TableClosed, ViewChanged
 from protocol.host import HostSettings, TableHost
 from protocol.identity import IdentityKey
 from protocol.known_hosts import KnownHosts
@@ -36,8 +38,9 @@ SILENCE = 2.0
 """How long the players' programs here wait on a host that says nothing at all."""
 
 
-def never_masks(client: TableClient) -> None:
-    """Bob's program, modified: it never sends its mask step (and nothing sealed after it)."""
+def never_sends(client: TableClient, kind: str) -> None:
+    """A program, modified: it never sends its first step of `kind` (nor anything sealed after
+    it)."""
     real = client._send
     silent = False
 
@@ -45,12 +48,17 @@ def never_masks(client: TableClient) -> None:
         nonlocal silent
         if isinstance(message, Sealed):
             msg = decode(message.message)
-            silent = silent or (isinstance(msg, SealStep) and msg.kind == "mask")
+            silent = silent or (isinstance(msg, SealStep) and msg.kind == kind)
             if silent:
                 return
         await real(message)
 
     client._send = send  # type: ignore[method-assign]
+
+
+def never_masks(client: TableClient) -> None:
+    """Bob's program, modified: it never sends its mask step (and nothing sealed after it)."""
+    never_sends(client, "mask")
 
 
 async def ready(client: TableClient) -> None:
@@ -161,3 +169,58 @@ def test_a_frozen_host_is_given_up_on_and_named_by_netcards_bot(tmp_path: Path) 
     # Within the wait set (3 s of silence on open links), give or take the pauses between
     # reconnections and a loaded machine: never the 10 minutes a vanished host is given.
     assert 3 <= took < 30, took
+
+
+async def play_until(client: TableClient, rng: random.Random, done: Any) -> None:
+    """Ready, then a random legal move whenever asked, until `done()`."""
+    while not done():
+        try:
+            notice = await asyncio.wait_for(client.updates.get(), 0.5)
+        except TimeoutError:
+            continue
+        if isinstance(notice, SeatTaken) and not notice.resumed:
+            await client.set_ready(True)
+        if isinstance(notice, ViewChanged) and client.my_turn and client.legal_actions():
+            with contextlib.suppress(ConnectionError):
+                await client.act(rng.choice(client.legal_actions()))
+
+
+async def test_a_seat_that_withholds_its_secrets_is_named_at_the_end(tmp_path: Path) -> None:
+    """The game is over and scored, and Bob's program never publishes its secrets: Ann's
+    results screen waits for them, naming Bob, and her verdict when the host closes the table
+    names him and that step; so does the host's log."""
+    table = Table.create("via-gladiola", 3, {}, name="t", host_part=os.urandom(32), sealed=True)
+    table.add_bot("random", 2)
+    lines: list[str] = []
+    server = TableHost(
+        table, IdentityKey.generate(os.urandom), settings=HostSettings(), log=lines.append
+    )
+    port = await server.start()
+    ann, bob = (
+        TableClient(f"127.0.0.1:{port}", name, KnownHosts(tmp_path / name))
+        for name in ("Ann", "Bob")
+    )
+    never_sends(bob, "secrets")
+    runners = [asyncio.create_task(c.run()) for c in (ann, bob)]
+    try:
+
+        def waiting() -> bool:
+            return bob.seat is not None and ann.awaited == (Awaited(bob.seat, "secrets"),)
+
+        rng = random.Random(5)
+        await asyncio.wait_for(
+            asyncio.gather(play_until(ann, rng, waiting), play_until(bob, rng, waiting)), 240
+        )
+        assert ann.outcome is not None and ann.verdict is None, "scored, and not checked"
+        await server.close()
+        verdict = (await asyncio.wait_for(closed(ann), 30)).verdict
+    finally:
+        for c in (ann, bob):
+            await c.leave("done")
+        for r in runners:
+            r.cancel()
+        await server.close()
+    assert bob.seat is not None
+    why = f"the table closed while waiting for Bob (seat {bob.seat + 1}) to publish their secrets"
+    assert verdict is not None and verdict.unchecked == [why], verdict
+    assert f"the sealed game is not checked: {why}" in lines, lines
