@@ -17,7 +17,7 @@ round whose starting list is the elements of the cards being reshuffled.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +28,11 @@ from protocol.sealed.errors import Caught, DeckTampered
 from protocol.sealed.group import BadElement, N, check_element, commit, inverse, mul, product
 from protocol.sealed.rekey_proof import RekeyProof
 from protocol.sealed.shuffle_proof import BadProof, Context, ShuffleProof
+
+NOW, LATER, OWN = "now", "later", "own"
+"""When a step's proof is checked (`SealedRound.on_mask`)."""
+Proof = Callable[[], None] | None
+"""A proof's check left for later, if any."""
 
 
 @dataclass
@@ -135,10 +140,15 @@ class SealedRound:
             )
         return ctx
 
-    def on_mask(self, seat: int, body: Mapping[str, Any]) -> None:
+    def on_mask(self, seat: int, body: Mapping[str, Any], proof: str = NOW) -> Proof:
         """A mask-and-shuffle step (`elements`, `key`, `input`, `proof`), checked in full: the
         list, then the proof that it is the current list permuted and masked by the scalar
-        `key` commits to. A step that fails is refused: it changes nothing."""
+        `key` commits to. A step that fails is refused: it changes nothing.
+
+        `proof`: NOW checks the proof before taking the step; OWN takes a step this party made
+        itself without checking its proof again; LATER (the relay, which passes the step on
+        first) takes the step and returns the check to make once it has: it raises `Caught`
+        naming the seat if the proof fails."""
         elements = self._check_list(seat, "mask", body["elements"])
         ctx = self._check_input(seat, "mask", body)
         key = body["key"]
@@ -146,18 +156,27 @@ class SealedRound:
             check_element(key)
         except BadElement as e:
             raise Caught(seat, "bad_element", f"key: {e}") from None
-        try:
-            proof = ShuffleProof.of_body(body["proof"])
-            shuffle_proof.verify(ctx, self.current, elements, key, proof)
-        except BadProof as e:
-            raise Caught(seat, "bad_proof", f"mask step: {e}") from None
+        inputs = self.current
+
+        def check() -> None:
+            try:
+                shuffle_proof.verify(
+                    ctx, inputs, elements, key, ShuffleProof.of_body(body["proof"])
+                )
+            except BadProof as e:
+                raise Caught(seat, "bad_proof", f"mask step: {e}") from None
+
+        return self._take(proof, check, lambda: self._took_mask(seat, elements, key))
+
+    def _took_mask(self, seat: int, elements: tuple[bytes, ...], key: bytes) -> None:
         self.masked.append(elements)
         self.keys[seat] = key
 
-    def on_rekey(self, seat: int, body: Mapping[str, Any]) -> None:
+    def on_rekey(self, seat: int, body: Mapping[str, Any], proof: str = NOW) -> Proof:
         """A re-key step (`elements`, `commitments`, `input`, `proof`), checked in full: the
         list, the commitments, then the proof that each position was re-keyed from the same
-        position with the seat's mask swapped for the committed scalar."""
+        position with the seat's mask swapped for the committed scalar (`proof` as for
+        `on_mask`)."""
         checked = self._check_list(seat, "rekey", body["elements"])
         commitments = tuple(body["commitments"])
         if len(commitments) != self.size:
@@ -168,13 +187,29 @@ class SealedRound:
         except BadElement as e:
             raise Caught(seat, "bad_element", f"commitment: {e}") from None
         ctx = self._check_input(seat, "rekey", body)
-        try:
-            proof = RekeyProof.of_body(body["proof"])
-            rekey_proof.verify(ctx, self.current, checked, commitments, self.keys[seat], proof)
-        except BadProof as e:
-            raise Caught(seat, "bad_proof", f"re-key step: {e}") from None
-        self.rekeyed.append(checked)
+        inputs, key = self.current, self.keys[seat]
+
+        def check() -> None:
+            try:
+                proved = RekeyProof.of_body(body["proof"])
+                rekey_proof.verify(ctx, inputs, checked, commitments, key, proved)
+            except BadProof as e:
+                raise Caught(seat, "bad_proof", f"re-key step: {e}") from None
+
+        return self._take(proof, check, lambda: self._took_rekey(seat, checked, commitments))
+
+    def _took_rekey(
+        self, seat: int, elements: tuple[bytes, ...], commitments: tuple[bytes, ...]
+    ) -> None:
+        self.rekeyed.append(elements)
         self.commitments[seat] = commitments
+
+    @staticmethod
+    def _take(proof: str, check: Callable[[], None], took: Callable[[], None]) -> Proof:
+        if proof == NOW:
+            check()
+        took()
+        return check if proof == LATER else None
 
     def on_scalars(self, seat: int, scalars: Mapping[int, int]) -> None:
         """Seat publishes y_ij for some positions: each must open its commitment."""

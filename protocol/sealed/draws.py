@@ -107,15 +107,16 @@ def replay_draws(
     nonces: Mapping[int, Mapping[int, bytes]],
 ) -> tuple[list[bytes], Caught | None]:
     """Every value recomputed from the published commitments and nonces, as the audit does; the
-    first opening its commitment does not match is named."""
+    first opening its commitment does not match is named. Only a draw whose every opening was
+    published has a value: one the game stopped in (a `broken` step) before every seat had
+    opened, or committed, counts against nobody, and no later draw can have begun."""
     values: list[bytes] = []
     for draw in sorted(nonces):
         opened = nonces[draw]
-        for seat in seats:
-            nonce = opened.get(seat)
-            if nonce is None or draw_commitment(draw, seat, nonce) != commitments.get(draw, {}).get(
-                seat
-            ):
+        for seat, nonce in sorted(opened.items()):
+            if draw_commitment(draw, seat, nonce) != commitments.get(draw, {}).get(seat):
                 return values, Caught(seat, "wrong_opening", f"draw {draw} does not open")
+        if draw != len(values) or not set(opened) >= set(seats):
+            break  # the draw under way when the game stopped: judged no further
         values.append(draw_value(draw, opened))
     return values, None

@@ -101,29 +101,30 @@ class Bin(Kind):
 
 
 @dataclasses.dataclass(frozen=True)
-class Pair(Kind):
-    """An array of exactly two items of the given kinds (a position and its scalar)."""
+class Items(Kind):
+    """An array of exactly as many items as `kinds`, each of its kind (a position and its
+    scalar; a round, a position and a scalar)."""
 
-    first: Kind
-    second: Kind
+    kinds: tuple[Kind, ...]
 
     def check(self, value: Any, where: str, fault: Fault, loading: bool) -> Any:
         if not (type(value) is list or (not loading and type(value) is tuple)):
             raise fault(
                 ErrorCode.WRONG_TYPE, f"field '{where}' must be an array, not {kind_of(value)}"
             )
-        if len(value) != 2:
+        if len(value) != len(self.kinds):
             raise fault(
-                ErrorCode.OUT_OF_RANGE, f"field '{where}' must have 2 items, not {len(value)}"
+                ErrorCode.OUT_OF_RANGE,
+                f"field '{where}' must have {len(self.kinds)} items, not {len(value)}",
             )
         out = [
-            self.first.check(value[0], f"{where}[0]", fault, loading),
-            self.second.check(value[1], f"{where}[1]", fault, loading),
+            kind.check(item, f"{where}[{i}]", fault, loading)
+            for i, (kind, item) in enumerate(zip(self.kinds, value, strict=True))
         ]
         return tuple(out) if loading else out
 
     def describe(self) -> str:
-        return f"array [{self.first.describe()}, {self.second.describe()}]"
+        return f"array [{', '.join(kind.describe() for kind in self.kinds)}]"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -154,6 +155,9 @@ class Fields(Kind):
 
 
 SCALARS = Seq(SCALAR, MAX_SEALED_CARDS)
+SHOWN = Seq(Items((COUNT, POSITION, SCALAR)), MAX_SEALED_CARDS)
+"""A card play's reveal, inside its signed move: [round, position, y] for each card it plays
+face up (`seal_act`, `seal_acted`)."""
 SHUFFLE_PROOF = Fields(
     "ShuffleProof",
     (
@@ -186,8 +190,8 @@ BODY_FIELDS: dict[str, tuple[tuple[str, Kind], ...]] = {
         ("commitments", ELEMENTS),
         ("proof", REKEY_PROOF),
     ),
-    "scalars": (("to", SEAT), ("scalars", Seq(Pair(POSITION, SCALAR), MAX_SEALED_CARDS))),
-    "reveal": (("scalars", Seq(Pair(POSITION, SCALAR), MAX_SEALED_CARDS)),),
+    "scalars": (("to", SEAT), ("scalars", Seq(Items((POSITION, SCALAR)), MAX_SEALED_CARDS))),
+    "reveal": (("scalars", Seq(Items((POSITION, SCALAR)), MAX_SEALED_CARDS)),),
     "secrets": (
         ("digest", Blob(32)),
         ("masks", Seq(SCALAR, MAX_ROUNDS)),
@@ -198,7 +202,7 @@ BODY_FIELDS: dict[str, tuple[tuple[str, Kind], ...]] = {
     "pass": (
         ("to", SEAT),
         ("key", ELEMENT),
-        ("scalars", Seq(Pair(POSITION, SCALAR), MAX_SEALED_CARDS)),
+        ("scalars", Seq(Items((POSITION, SCALAR)), MAX_SEALED_CARDS)),
     ),
     "draw_commit": (("draw", COUNT), ("digest", Blob(32))),
     "draw_open": (("draw", COUNT), ("nonce", Blob(32))),
@@ -334,15 +338,17 @@ class SealReveal(SealMessage):
 @seal_message
 @dataclass(frozen=True, slots=True)
 class SealAct(SealMessage):
-    """A seat's move, as its sealed engine names it (a played card names its slot and the card;
-    the seat's `reveal` step of that slot goes first), the `number`-th move of that seat, signed
-    by it (`protocol/sealed/moves.py`) so that no host can play, change or repeat it."""
+    """A seat's move, as its sealed engine names it (a played card names its slot and the card),
+    the `number`-th move of that seat, with its reveal of the cards it plays face up (each
+    card's round, position and the seat's scalar of it), all signed by it in one signature
+    (`protocol/sealed/moves.py`) so that no host can play, change or repeat it."""
 
     TYPE: ClassVar[str] = "seal_act"
     SENDER: ClassVar[Sender] = "client"
     PHASE: ClassVar[Phase] = "session"
     action: Annotated[dict[str, Any], Data()]
     number: Annotated[int, COUNT]
+    reveal: Annotated[tuple[tuple[int, int, bytes], ...], SHOWN]
     signature: Annotated[bytes, SIGNATURE]
 
 
@@ -360,6 +366,7 @@ class SealActed(SealMessage):
     seat: Annotated[int, SEAT]
     action: Annotated[dict[str, Any], Data()]
     number: Annotated[int, COUNT]
+    reveal: Annotated[tuple[tuple[int, int, bytes], ...], SHOWN]
     signature: Annotated[bytes, SIGNATURE]
 
 

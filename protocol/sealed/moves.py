@@ -1,5 +1,9 @@
 """Moves signed by the seat that makes them (docs/sealed.md, section 7, `seal_act`).
 
+A card played face up is shown with its move: the move carries the seat's scalar of each card
+it plays (`reveal`: round, position, scalar), under the move's one signature, so a card play
+is one message, signed once and checked once by each program.
+
 The host applies every move and tells the seats (`seal_acted`). Unsigned, that word would be
 the host's alone: a modified host could play a turn for a player who never moved, change a
 move on its way (a rest for a walk), or apply one move twice, and the others could not tell
@@ -12,7 +16,7 @@ whoever passed it on.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -25,15 +29,27 @@ MOVE_ROUND = 0
 """A move belongs to no sealing round; it is signed as round 0, like `secrets`."""
 
 
-def move_step(table: bytes, seat: int, number: int, action: Mapping[str, Any]) -> Step:
-    return Step(table, MOVE_ROUND, MOVE_KIND, seat, {"number": number, "action": dict(action)})
+Shown = Sequence[Sequence[Any]]
+"""A move's reveal: [round, position, scalar as 32 bytes] for each card it plays face up."""
+
+
+def move_step(
+    table: bytes, seat: int, number: int, action: Mapping[str, Any], reveal: Shown = ()
+) -> Step:
+    body = {"number": number, "action": dict(action), "reveal": [list(x) for x in reveal]}
+    return Step(table, MOVE_ROUND, MOVE_KIND, seat, body)
 
 
 def sign_move(
-    key: Ed25519PrivateKey, table: bytes, seat: int, number: int, action: Mapping[str, Any]
+    key: Ed25519PrivateKey,
+    table: bytes,
+    seat: int,
+    number: int,
+    action: Mapping[str, Any],
+    reveal: Shown = (),
 ) -> bytes:
-    """The seat's signature of its `number`-th move."""
-    return sign(key, move_step(table, seat, number, action)).signature
+    """The seat's signature of its `number`-th move and the cards it shows."""
+    return sign(key, move_step(table, seat, number, action, reveal)).signature
 
 
 def check_move(
@@ -42,17 +58,20 @@ def check_move(
     seat: int,
     number: int,
     action: Mapping[str, Any],
+    reveal: Shown,
     signature: bytes,
     blame: int,
 ) -> None:
-    """`Caught` naming `blame` unless seat `seat` signed this move with this number."""
-    verify(SignedStep(move_step(table, seat, number, action), signature), keys, blame)
+    """`Caught` naming `blame` unless seat `seat` signed this move with this number and this
+    reveal."""
+    verify(SignedStep(move_step(table, seat, number, action, reveal), signature), keys, blame)
 
 
 def acted_step(table: bytes, acted: SealActed) -> SignedStep:
     """A move as every transcript records it once applied: its signed move step, its signature
     (docs/sealed.md, section 5)."""
-    return SignedStep(move_step(table, acted.seat, acted.number, acted.action), acted.signature)
+    step = move_step(table, acted.seat, acted.number, acted.action, acted.reveal)
+    return SignedStep(step, acted.signature)
 
 
 def moves_of(actions: list[tuple[int, Any]], seat: int) -> int:

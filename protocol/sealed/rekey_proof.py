@@ -28,12 +28,12 @@ uniform nonce).
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from protocol.sealed.challenge import sha256, statement, to_scalar, u32
+from protocol.sealed.checked import Checked
 from protocol.sealed.group import (
     SCALAR_BYTES,
     BadElement,
@@ -50,7 +50,6 @@ from protocol.sealed.group import (
 from protocol.sealed.shuffle_proof import BadProof, Context
 
 LABEL = b"netcards sealed rekey proof v5"
-VERIFIED = 256
 
 
 @dataclass(frozen=True)
@@ -122,7 +121,7 @@ def prove(
     )
 
 
-_verified: OrderedDict[bytes, None] = OrderedDict()
+_checked = Checked()
 
 
 def verify(
@@ -142,8 +141,7 @@ def verify(
         raise BadProof("a response out of range")
     head = _head(ctx, outputs, commitments, key)
     memo = sha256(head, *(k.to_bytes(SCALAR_BYTES, "big") for k in (proof.v, proof.s_a, *proof.s)))
-    if memo in _verified:
-        _verified.move_to_end(memo)
+    if memo in _checked:
         return
     try:
         a = load(key)
@@ -161,12 +159,7 @@ def verify(
     ]
     if _challenge(head, t_a, ts, us) != v:
         raise BadProof("its challenge is not the hash of its commitments")
-    _verified[memo] = None
-    if len(_verified) > VERIFIED:
-        _verified.popitem(last=False)
+    _checked.add(memo)
 
 
-def forget_verified() -> None:
-    """Forget which proofs were checked (a benchmark measures each check as a new program
-    makes it)."""
-    _verified.clear()
+forget_verified = _checked.forget

@@ -34,7 +34,7 @@ malformed list, a repeated element, a scalar that fails its commitment).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,7 +43,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from protocol.sealed.canonical import canonical
 from protocol.sealed.cards import CardBook
-from protocol.sealed.deck import SealedRound
+from protocol.sealed.deck import LATER, NOW, OWN, SealedRound
 from protocol.sealed.draws import Draws, draw_commitment
 from protocol.sealed.errors import Caught, DeckTampered, Finding
 from protocol.sealed.group import (
@@ -192,6 +192,15 @@ def _check_scalars_step(step: Step, size: int, seats: Sequence[int]) -> None:
         raise Caught(step.seat, "malformed", "scalars for a position twice or for no position")
 
 
+def shown_steps(table: bytes, seat: int, reveal: Sequence[Sequence[Any]]) -> list[Step]:
+    """A move's reveal (`moves.Shown`) as the reveal steps it stands for, one per round: each is
+    checked and taken as a `reveal` step is, the move's signature standing for theirs."""
+    by_round: dict[int, list[list[Any]]] = {}
+    for number, p, y in reveal:
+        by_round.setdefault(number, []).append([p, y])
+    return [Step(table, n, "reveal", seat, {"scalars": ys}) for n, ys in sorted(by_round.items())]
+
+
 class SeatDriver:
     """One seat of a sealed table, across its rounds."""
 
@@ -316,10 +325,13 @@ class SeatDriver:
         self.rounds[msg.round] = SeatRound(r, SeatSecrets.draw(r.size, self._random))
         return self._my_turn(msg.round)
 
-    def sign_move(self, number: int, action: Mapping[str, Any]) -> bytes:
-        """This seat's signature of its `number`-th move (`protocol/sealed/moves.py`)."""
+    def sign_move(
+        self, number: int, action: Mapping[str, Any], reveal: Sequence[Sequence[Any]] = ()
+    ) -> bytes:
+        """This seat's signature of its `number`-th move and the cards it shows
+        (`protocol/sealed/moves.py`)."""
         assert self.table is not None
-        return sign_move(self._key, self.table, self.seat, number, action)
+        return sign_move(self._key, self.table, self.seat, number, action, reveal)
 
     def sign(self, kind: str, body: dict[str, Any], round_no: int | None = None) -> SealStep:
         """A step of this seat in round `round_no` (the latest by default), signed with its
@@ -331,15 +343,20 @@ class SeatDriver:
         self._signed[step.slot] = (step.signed_bytes(), signed.signature)
         return SealStep.of(signed)
 
+    def _own(self, signed: SignedStep) -> bool:
+        """A step of this seat's own relayed back to it as it signed it, byte for byte."""
+        step = signed.step
+        if step.seat != self.seat:
+            return False
+        own = self._signed.get(step.slot)
+        return own is not None and own == (step.signed_bytes(), signed.signature)
+
     def _verify(self, signed: SignedStep) -> Step:
         """`verify`, the relay named for a forged step. A step of this seat's own relayed back
-        to it as it signed it, byte for byte, is its own signature of its own bytes: it is not
-        checked again (a step that differs in any byte is)."""
-        step = signed.step
-        if step.seat == self.seat:
-            own = self._signed.get(step.slot)
-            if own is not None and own == (step.signed_bytes(), signed.signature):
-                return step
+        to it as it signed it is its own signature of its own bytes: it is not checked again
+        (a step that differs in any byte is)."""
+        if self._own(signed):
+            return signed.step
         return verify(signed, self.keys, self.relay)
 
     def _my_turn(self, number: int) -> list[SealMessage]:
@@ -440,6 +457,31 @@ class SeatDriver:
         fresh = [p for p in msg.positions if p not in published]
         return [self.reveal(msg.round, fresh)] if fresh else []
 
+    def shown(self, face_up: Mapping[int, Sequence[int]]) -> list[list[Any]]:
+        """A card play's reveal (`moves.Shown`): this seat's scalar of each position, by round:
+        its own y, or, for a card passed to it, its keeper's."""
+        out: list[list[Any]] = []
+        for number, positions in sorted(face_up.items()):
+            mine = self.rounds[number]
+            for p in positions:
+                y = mine.learnt.get(p, mine.secrets.rekeys[p])
+                out.append([number, p, y.to_bytes(SCALAR_BYTES, "big")])
+        return out
+
+    def take_reveal(self, seat: int, reveal: Sequence[Sequence[Any]]) -> None:
+        """A move's reveal, relayed in `seal_acted` (its signature checked): taken as its reveal
+        steps would be, every card it shows read."""
+        assert self.table is not None
+        for step in shown_steps(self.table, seat, reveal):
+            mine = self._sealed_round(step.round)
+            r = mine.round
+            _check_reveal(step, r.size, mine.owners, mine.revealing, self.relay, mine.moves)
+            _on_reveal_scalars(r, mine.moves, step)
+            try:
+                _reveal_ready(r, [p for p, _ in step.body["scalars"]], mine.revealed, mine.hand)
+            except DeckTampered as exc:
+                self._found(exc)
+
     def reveal(self, round_no: int, positions: Sequence[int]) -> SealStep:
         """This seat's scalars of `positions` of round `round_no`, to everyone: a card of its
         own it plays, or positions the relay asked every seat to show."""
@@ -492,11 +534,12 @@ class SeatDriver:
         if step.slot in self._slots:
             raise self._refuse("replayed", f"seat {step.seat}'s {step.kind} step a second time")
         proof: list[SealMessage] = []
+        made = OWN if self._own(signed) else NOW  # its own step's proof: it made it
         try:
             if step.kind == "mask":
-                r.on_mask(step.seat, step.body)
+                r.on_mask(step.seat, step.body, made)
             elif step.kind == "rekey":
-                r.on_rekey(step.seat, step.body)
+                r.on_rekey(step.seat, step.body, made)
             elif step.kind == "scalars":
                 self._on_scalars(mine, step)
             elif step.kind == "pass_key":
@@ -565,11 +608,19 @@ class SeatDriver:
 
 
 class RelayDriver:
-    """The host relaying a sealed table's rounds: checks every step before every seat gets it."""
+    """The host relaying a sealed table's rounds: checks every step before every seat gets it.
 
-    def __init__(self, table: bytes, relay: int) -> None:
+    With `later_proofs`, a mask or re-key step is passed on once everything but its proof is
+    checked, and its proof is checked right after (`check_proofs`), while the seats check it
+    too: a round's steps then wait on one check of each proof, the next seat's, instead of two.
+    A proof that fails stops the game as if the step had been refused: every seat has the step,
+    checks it itself and names its signer."""
+
+    def __init__(self, table: bytes, relay: int, later_proofs: bool = False) -> None:
         self.table = table
         self.relay = relay
+        self._later = later_proofs
+        self._unproved: list[Callable[[], None]] = []
         self.keys: dict[int, Ed25519PublicKey] = {}
         self._raw_keys: dict[int, bytes] = {}
         self.transcript = Transcript(table)
@@ -683,6 +734,63 @@ class RelayDriver:
         msg = SealReveal(number, tuple(positions))
         return [(s, msg) for s in kept.round.seats]
 
+    def check_proofs(self) -> Finding | None:
+        """Check the proofs of the steps passed on before their proofs were (`later_proofs`):
+        the first that fails is `proved`, and the game stops there."""
+        waiting, self._unproved = self._unproved, []
+        for check in waiting:
+            try:
+                check()
+            except Caught as exc:
+                self.proved = self.proved or exc.finding
+                return exc.finding
+        return None
+
+    def take_reveal(self, seat: int, reveal: Sequence[Sequence[Any]]) -> Callable[[], None]:
+        """A move's reveal, its signature checked: taken as its reveal steps would be (`Caught`
+        names the seat), every card it shows read. Returns what puts every round back as it
+        was, for a move refused after its reveal was read (nobody else ever sees that reveal)."""
+        steps = shown_steps(self.table, seat, reveal)
+        kept = {step.round: self.rounds.get(step.round) for step in steps}
+        saved = {
+            n: (
+                dict(k.revealed),
+                dict(k.round.opened),
+                {s: dict(ys) for s, ys in k.round.scalars.items()},
+            )
+            for n, k in kept.items()
+            if k is not None
+        }
+
+        def undo() -> None:
+            for n, (revealed, opened, scalars) in saved.items():
+                k = self.rounds[n]
+                k.revealed.clear()
+                k.revealed.update(revealed)
+                k.round.opened.clear()
+                k.round.opened.update(opened)
+                k.round.scalars.clear()
+                k.round.scalars.update(scalars)
+
+        try:
+            for step in steps:
+                k = kept[step.round]
+                if k is None or k.round.phase != "sealed":
+                    raise Caught(
+                        seat, "out_of_turn", f"a card of round {step.round} shown unsealed"
+                    )
+                r = k.round
+                _check_reveal(step, r.size, k.owners, k.revealing, seat, k.moves)
+                _on_reveal_scalars(r, k.moves, step)
+                try:
+                    _reveal_ready(r, [p for p, _ in step.body["scalars"]], k.revealed, {})
+                except DeckTampered as exc:
+                    self.tampered = self.tampered or str(exc)
+        except Caught:
+            undo()
+            raise
+        return undo
+
     def revealed(self, round_no: int) -> dict[int, int]:
         """The cards of round `round_no` shown to everyone so far, by position."""
         return self.rounds[round_no].revealed
@@ -739,10 +847,12 @@ class RelayDriver:
     def _check(self, sender: int, kept: RelayRound, step: Step) -> None:
         """Everything a step of a round is checked for before it is relayed (`Caught`)."""
         r = kept.round
-        if step.kind == "mask":
-            r.on_mask(sender, step.body)
-        elif step.kind == "rekey":
-            r.on_rekey(sender, step.body)
+        when = LATER if self._later else NOW
+        if step.kind in ("mask", "rekey"):
+            take = r.on_mask if step.kind == "mask" else r.on_rekey
+            check = take(sender, step.body, when)
+            if check is not None:
+                self._unproved.append(check)
         elif step.kind == "scalars":
             _check_scalars_step(step, r.size, r.seats)
             to = step.body["to"]

@@ -46,12 +46,12 @@ is masked by a uniform nonce. The exact bytes are in docs/sealed.md, section 3, 
 from __future__ import annotations
 
 import functools
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from protocol.sealed.challenge import sha256, statement, to_scalar, u32
+from protocol.sealed.checked import Checked
 from protocol.sealed.group import (
     SCALAR_BYTES,
     BadElement,
@@ -71,8 +71,6 @@ from protocol.sealed.group import (
 
 LABEL = b"netcards sealed shuffle proof v5"
 GENERATOR_LABEL = b"netcards sealed generator v5"
-VERIFIED = 256
-"""How many proofs a process remembers it checked (the relay and its bots see each once)."""
 
 
 class BadProof(ValueError):
@@ -242,7 +240,7 @@ def prove(
     )
 
 
-_verified: OrderedDict[bytes, None] = OrderedDict()
+_checked = Checked()
 
 
 def verify(
@@ -265,8 +263,7 @@ def verify(
         raise BadProof("a response out of range")
     head = _head(ctx, outputs, key, proof.u)
     memo = sha256(head, *proof.B, *(k.to_bytes(SCALAR_BYTES, "big") for k in scalars))
-    if memo in _verified:
-        _verified.move_to_end(memo)
+    if memo in _checked:
         return
     try:
         u = [load(x) for x in proof.u]
@@ -308,12 +305,7 @@ def verify(
     ]
     if _final(head, proof.B, commitments) != v:
         raise BadProof("its challenge is not the hash of its commitments")
-    _verified[memo] = None
-    if len(_verified) > VERIFIED:
-        _verified.popitem(last=False)
+    _checked.add(memo)
 
 
-def forget_verified() -> None:
-    """Forget which proofs were checked (a benchmark measures each check as a new program
-    makes it)."""
-    _verified.clear()
+forget_verified = _checked.forget

@@ -8,6 +8,13 @@ a seat played or revealed that its slot does not hold names that seat; a result 
 one the replay gives names the host. Every public random draw is recomputed from the
 commitments and nonces the seats published (one that does not open names its seat) and the
 replay takes with it what the draw took (a turtle's steal).
+
+A game stopped by a `broken` step is judged as the alarm found it (docs/sealed.md, section 3):
+the host relays nothing after the first one but the alarms and the secrets, so every program
+holds what was relayed before it, and only what was complete then is judged. A round not yet
+sealed, a draw not every seat opened, an opening, a reveal, a private transfer or a choice under
+way counts against nobody: the replay ends at the first round or draw the game asks for that
+was not done.
 """
 
 from __future__ import annotations
@@ -67,7 +74,11 @@ def audit_game(
         if digest != own_digest and not (claims and digest in earlier):
             return Finding(HOST, "equivocated", f"seat {seat + 1} was shown other steps")
     truth = Knowledge()
-    for number, r in sorted(rounds.items()):
+    sealed = {number for number, r in rounds.items() if r.phase == "sealed"}
+    for number in sorted(sealed):
+        # A round the game stopped in before its every step was made (a `broken` step) is not
+        # judged: each of its steps was proved when it was made, and it opened nothing.
+        r = rounds[number]
         mine = {
             s: (secrets[s][number] if number < len(secrets.get(s, ())) else None) for s in r.seats
         }
@@ -79,7 +90,16 @@ def audit_game(
             (slot_base(engine, number, rounds) + p, c) for p, c in enumerate(cards) if c is not None
         )
     finding = _replay(
-        engine, config, public_seed, truth, actions, outcome, values, list(openings), bool(claims)
+        engine,
+        config,
+        public_seed,
+        truth,
+        sealed,
+        actions,
+        outcome,
+        values,
+        list(openings),
+        bool(claims),
     )
     if claims and finding is None:
         return Finding(
@@ -98,22 +118,29 @@ def _replay(
     config: TableConfig,
     public_seed: bytes,
     truth: Knowledge,
+    sealed: Collection[int],
     actions: Sequence[tuple[int, Mapping[str, Any]]],
     outcome: Mapping[str, Any] | None,
     values: Sequence[bytes],
     openings: list[choices.Opened],
     stopped: bool,
 ) -> Finding | None:
-    """`stopped`: the game stopped before its end (a broken deck), so it has no results."""
+    """`sealed`: the rounds whose every step was made; `stopped`: the game stopped before its
+    end (a broken deck), so it has no results, and the replay ends where the game stopped: at
+    the first round or draw the engine asks for that was not done (nobody's fault then). A
+    move after such a step was taken while it was under way, which only the host could do."""
     state = engine.setup(config, public_seed)
     made = iter(values)
 
-    def settle() -> Finding | None:
+    def settle() -> Finding | str | None:
         """Every step the engine asks for between two moves, until none is left: a reveal or
-        an opening can lead to more (Auf Achse: the next odometer card, a new stage)."""
+        an opening can lead to more (Auf Achse: the next odometer card, a new stage). A str
+        says which step was not done, where the replay stops."""
         while True:
             progressed = False
             for request in engine.seal_requests(state):
+                if request.index not in sealed:
+                    return f"round {request.index} was sealed"
                 engine.sealed(state, request.index)
                 progressed = True
             by_seat: dict[int, list[int]] = {}
@@ -140,28 +167,30 @@ def _replay(
             if chances is not None and chances.draw_requests(state):
                 value = next(made, None)
                 if value is None:
-                    return Finding(
-                        HOST, "wrong_result", "a move was taken before its draw was made"
-                    )
+                    return "its draw was made"
                 chances.drawn(state, value, truth)  # the steal recomputed from the draw's value
                 progressed = True
             if not progressed and len(openings) == left:
                 return None
 
-    finding = settle()
+    waiting = settle()
     for n, (seat, data) in enumerate(actions, 1):
-        if finding is not None:
-            return finding
+        if isinstance(waiting, str):
+            return Finding(HOST, "wrong_result", f"move {n} was taken before {waiting}")
+        if waiting is not None:
+            return waiting
         try:
             engine.apply(state, seat, engine.codec.decode(dict(data)), truth)
         except GameError as exc:
             return Finding(seat, "false_claim", f"move {n}: {exc}")
-        finding = settle()
-    if finding is not None:
-        return finding
+        waiting = settle()
+    if isinstance(waiting, Finding):
+        return waiting
     replayed = engine.outcome(state)
     if stopped and replayed is None:
         return None
+    if isinstance(waiting, str):
+        return Finding(HOST, "wrong_result", f"the game was scored before {waiting}")
     if replayed is None or (outcome is not None and replayed.to_data() != dict(outcome)):
         return Finding(HOST, "wrong_result", "the results are not what the moves make")
     return None

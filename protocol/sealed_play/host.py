@@ -10,7 +10,9 @@ their links. A move is taken only when no step is pending (`StepPending` otherwi
 played only once its owner's `reveal` step has shown it to everyone, and only as that card: a
 seat that claims another is named (`false_claim`). Every accepted move goes to every seat as
 `seal_acted`. At the end every seat's `secrets` step is relayed to all, and the host audits too;
-so it is at once when a seat says the deck was tampered with (`broken`): the game stops there.
+so it is at once when a seat says the deck was tampered with (`broken`): the game stops there,
+and from then on the host relays nothing but `broken` and `secrets` steps, so that every program
+judges the game as the alarm found it (docs/sealed.md, section 3).
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ class SealedHost:
         self.engine, self.config, self.public_seed = engine, config, public_seed
         self.game = game
         self.players = config.players
-        self.relay = RelayDriver(table, HOST)
+        self.relay = RelayDriver(table, HOST, later_proofs=True)
         self.bots = {s: SeatDriver(s, HOST, random_bytes) for s in bots}
         self._random = random_bytes
         self._choose = dict(bots)
@@ -148,6 +150,12 @@ class SealedHost:
         runs, as when a resumed host replays its journal with `receive`."""
         if self.pending:
             raise RuntimeError("the host's bots have work left: drive them first")
+        if self.claims and isinstance(msg, SealStep) and msg.kind not in ("secrets", BROKEN):
+            # Sent before its seat heard of the alarm: the game stopped at the first `broken`
+            # step, and what was not complete then counts for nothing (docs/sealed.md, section
+            # 3), so it is not relayed. A move is refused (`_act`).
+            self._for_bots, self.pending = [], True
+            return []
         if isinstance(msg, SealKey):
             out = self.relay.receive(sender, msg)
         elif isinstance(msg, SealStep) and msg.kind == "secrets":
@@ -178,10 +186,19 @@ class SealedHost:
         """The host's bots do what the last message left them, in memory, until the game
         waits for a remote seat; what to send to the remote seats."""
         out, self._for_bots, self.pending = self._for_bots, [], False
+        failed = self.relay.check_proofs()
+        if failed is not None:
+            # A step passed on before its proof was checked fails it: every remote seat has it
+            # and names its signer; the host's bots need not take it.
+            if self.finding is None:
+                self.finding, self.verdict = failed, describe(failed)
+            return []
         return self._drive(out)
 
     def _act(self, seat: int, msg: SealAct) -> list[Outgoing]:
         engine, state = self.engine, self.state
+        if self.claims:
+            raise GameError("a seat said the deck was tampered with: the game stopped")
         if self.stopped:
             raise GameError("a cheat was found: the game stops")
         state.ledger.check_ready()
@@ -192,25 +209,39 @@ class SealedHost:
             )
         assert self.relay.table is not None
         check_move(
-            self.relay.keys, self.relay.table, seat, msg.number, msg.action, msg.signature, seat
+            self.relay.keys,
+            self.relay.table,
+            seat,
+            msg.number,
+            msg.action,
+            msg.reveal,
+            msg.signature,
+            seat,
         )
         action = engine.codec.decode(dict(msg.action))
-        if seat in engine.to_act(state):
-            for slot, claimed in engine.shows(action).items():
-                number, p = where(state, slot)
-                kept = self.relay.rounds.get(number)
-                shown = None if kept is None else kept.revealed.get(p)
-                if shown is None:
-                    raise StepPending("a card is played after its reveal step shows it")
-                if shown != claimed:
-                    raise Caught(
-                        seat, "false_claim", f"claimed card {claimed}, its slot holds {shown}"
-                    )
-        self.mirror.events += engine.apply(state, seat, action, self.mirror.knowledge)
+        undo = self.relay.take_reveal(seat, msg.reveal)
+        try:
+            if seat in engine.to_act(state):
+                for slot, claimed in engine.shows(action).items():
+                    number, p = where(state, slot)
+                    kept = self.relay.rounds.get(number)
+                    shown = None if kept is None else kept.revealed.get(p)
+                    if shown is None:
+                        raise StepPending("a card is played with its scalar, which shows it")
+                    if shown != claimed:
+                        raise Caught(
+                            seat, "false_claim", f"claimed card {claimed}, its slot holds {shown}"
+                        )
+            self.mirror.events += engine.apply(state, seat, action, self.mirror.knowledge)
+        except (Caught, GameError):
+            undo()  # a refused move shows nothing: its reveal reached the host alone
+            raise
         self.actions.append((seat, dict(msg.action)))
         if self.watch is not None:
             self.watch(seat)
-        acted = SealActed(len(self.actions), seat, dict(msg.action), msg.number, msg.signature)
+        acted = SealActed(
+            len(self.actions), seat, dict(msg.action), msg.number, msg.reveal, msg.signature
+        )
         assert self.relay.table is not None
         self.relay.transcript.add(acted_step(self.relay.table, acted))
         return [(s, acted) for s in self.seats]
@@ -419,11 +450,8 @@ class SealedHost:
         chosen = self._choose[seat](seat, view, legal)
         action = choices.seal_action(engine, state, seat, chosen, knowledge, self._random)
         encoded = engine.codec.encode(action)
-        out: list[Outgoing] = []
-        for number, positions in face_up(engine, state, action).items():
-            out += self._deliver(
-                self.relay.receive(seat, self.bots[seat].reveal(number, positions))
-            )
+        driver = self.bots[seat]
+        shown = driver.shown(face_up(engine, state, action))
         number = moves_of(self.actions, seat) + 1
-        signature = self.bots[seat].sign_move(number, encoded)
-        return out + self._act(seat, SealAct(encoded, number, signature))
+        signature = driver.sign_move(number, encoded, shown)
+        return self._act(seat, SealAct(encoded, number, tuple(map(tuple, shown)), signature))

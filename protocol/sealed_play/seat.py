@@ -152,8 +152,9 @@ class SealedSeat:
 
     @property
     def _stopped(self) -> bool:
-        """A `broken` step was taken in this seat's game as replayed: from here on it publishes
-        its secrets and follows nothing more."""
+        """A `broken` step was taken in this seat's game as replayed, or this seat found the
+        deck tampered with: from here on it publishes its secrets and signs nothing else (it
+        still follows what the host relays, up to the alarm)."""
         return bool(self.claims) or self.driver.tampered is not None
 
     @property
@@ -184,17 +185,13 @@ class SealedSeat:
             self.engine, self.state, self.seat, action, self.mirror.knowledge, self._nonce
         )
         data = self.engine.codec.encode(sealed)
-        out: list[SealMessage] = [
-            self.driver.reveal(number, positions)
-            for number, positions in face_up(self.engine, self.state, sealed).items()
-        ]
+        shown = self.driver.shown(face_up(self.engine, self.state, sealed))
         number = moves_of(self.actions, self.seat) + 1
-        signature = self.driver.sign_move(number, data)
+        signature = self.driver.sign_move(number, data, shown)
         assert self.driver.table is not None
-        signed = move_step(self.driver.table, self.seat, number, data).signed_bytes()
+        signed = move_step(self.driver.table, self.seat, number, data, shown).signed_bytes()
         self._moves_sent[number] = (signed, signature)
-        out.append(SealAct(data, number, signature))
-        return out
+        return [SealAct(data, number, tuple(map(tuple, shown)), signature)]
 
     # -- messages from the host -----------------------------------------------------------------
 
@@ -217,11 +214,15 @@ class SealedSeat:
         else:
             self.mirror.check_asked(msg)
             out = self.driver.receive(msg)
+        self._catch_up()
         if self._stopped:
-            out += self._stop()
+            # It follows what the host relays (the steps and moves made before the alarm
+            # reached the host, which are judged), but signs nothing more than its alarm and
+            # its secrets: a step made after its secrets were out (a round a modified host
+            # began after the alarm) would be one its secrets do not hold.
+            out = self._stop()
             self.told.keep(told)
             return out
-        self._catch_up()
         due = self.mirror.draw_due
         if due is not None:
             # A draw is due: this seat commits on its own, as its own mirror says (no host
@@ -296,16 +297,24 @@ class SealedSeat:
         # Our own move said back as we signed it, byte for byte, carries our own signature of
         # our own bytes: only a move that differs is checked against its seat's key.
         sent = self._moves_sent.pop(msg.number, None) if msg.seat == self.seat else None
-        move = move_step(table, msg.seat, msg.number, msg.action)
+        move = move_step(table, msg.seat, msg.number, msg.action, msg.reveal)
         said = move.signed_bytes()
         if sent != (said, msg.signature):
             check_move(
-                self.driver.keys, table, msg.seat, msg.number, msg.action, msg.signature, HOST
+                self.driver.keys,
+                table,
+                msg.seat,
+                msg.number,
+                msg.action,
+                msg.reveal,
+                msg.signature,
+                HOST,
             )
         if msg.number != moves_of(self.actions, msg.seat) + 1:
             raise Caught(
                 HOST, "replayed", f"applied seat {msg.seat}'s move {msg.number} out of its order"
             )
+        self.driver.take_reveal(msg.seat, msg.reveal)
         try:
             action = self.engine.codec.decode(dict(msg.action))
             for slot, claimed in self.engine.shows(action).items():

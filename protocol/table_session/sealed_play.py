@@ -149,6 +149,7 @@ class SealedPlay(SessionCore):
         except RemoteProtocolError as exc:
             self._refuse(member, exc.code, exc.text)
             return
+        self._relayed = (msg, message.message)
         memory = self.sealed_memory
         assert memory is not None
         self._sealed_settle()  # the message is judged against the game as the bots left it
@@ -177,6 +178,7 @@ class SealedPlay(SessionCore):
         durable = isinstance(msg, SealAct) and choices_of(host.engine) is not None
         self._out.append(Journal(memory.accepted(member.seat, msg), durable=durable))
         self._sealed_go(out)
+        self._relayed = None
         if host.pending:
             self._out.append(SealedBots())  # after the sends: the player hears first
 
@@ -249,13 +251,24 @@ class SealedPlay(SessionCore):
     """The seats whose `broken` step the players were told of (a `broken` notice each)."""
 
     def _sealed_send(self, out: list[Outgoing]) -> None:
+        """Each message encoded and packed once for every seat it goes to; a step relayed as it
+        was received goes out as the very map its sender sent (`_relayed`), not decoded and
+        encoded again."""
         assert self.sealed_memory is not None
         self.sealed_memory.sent(out)
+        ready: dict[int, Message | Packed] = {}
+        relayed = self._relayed
         for seat, msg in out:
-            wrapped = Sealed(encode(msg))
+            wrapped = ready.get(id(msg))
+            if wrapped is None:
+                raw = relayed[1] if relayed is not None and relayed[0] is msg else encode(msg)
+                wrapped = ready[id(msg)] = packed_once(Sealed(raw))
             for member in self.members.values():
                 if member.joined and member.seat == seat:
                     self._send(member, wrapped)
+
+    _relayed: tuple[Any, dict[str, Any]] | None = None
+    """The sealed message taken last and the map it came as: what the host relays of it."""
 
     def _sealed_waits(self, seat: int) -> None:
         """A player of a sealed game is away: nobody else holds their secrets, so the table

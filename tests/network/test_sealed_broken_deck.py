@@ -22,22 +22,28 @@ __all__ = ["unproved"]  # the fixture
 CHEAT = 0
 
 
-async def test_a_player_whose_shuffle_fails_its_proof_is_named_by_every_program_at_once(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def doubling(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seat 0's program doubles every element of its mask steps: no card of the deck."""
     honest_turn = SeatDriver._my_turn
 
-    def doubling(self: SeatDriver, number: int) -> list[SealMessage]:
+    def turn(self: SeatDriver, number: int) -> list[SealMessage]:
         out = honest_turn(self, number)
         return out if self.seat != CHEAT else [doubled(self, m) for m in out]
 
-    monkeypatch.setattr(SeatDriver, "_my_turn", doubling)
-    table, server, clients = await sealed_game(tmp_path, 3, bots=[2], within=60)
+    monkeypatch.setattr(SeatDriver, "_my_turn", turn)
+
+
+async def test_a_player_whose_shuffle_fails_its_proof_is_named_by_every_program_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    doubling(monkeypatch)
+    table, server, clients = await sealed_game(tmp_path, 3, bots=[2], within=60, unawaited=[CHEAT])
     named = f"deal NOT verified: seat {CHEAT + 1}: bad_proof"
     for c in clients:
-        assert c.sealed_verdict is not None and c.sealed_verdict.startswith(named), c.sealed_verdict
         assert c.sealed is not None and c.sealed.actions == []
         assert not any(r.hand for r in c.sealed.driver.rounds.values())
+        if c.sealed.seat != CHEAT:  # the cheat's own program takes its step as it made it
+            assert c.sealed_verdict is not None and c.sealed_verdict.startswith(named)
     host = server.session.sealed_host
     assert host is not None and host.actions == [] and not host.claims
     assert host.finding is not None and (host.finding.seat, host.finding.kind) == (
@@ -51,14 +57,7 @@ async def test_a_player_whose_shuffle_fails_its_proof_is_named_by_every_program_
 async def test_a_player_that_tampers_with_its_shuffle_is_named_by_every_program(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    honest_turn = SeatDriver._my_turn
-
-    def doubling(self: SeatDriver, number: int) -> list[SealMessage]:
-        """Seat 0's program doubles every element of its mask step: no card of the deck."""
-        out = honest_turn(self, number)
-        return out if self.seat != CHEAT else [doubled(self, m) for m in out]
-
-    monkeypatch.setattr(SeatDriver, "_my_turn", doubling)
+    doubling(monkeypatch)
     table, server, clients = await sealed_game(tmp_path, 3, bots=[2], within=60)
     named = f"deal NOT verified: seat {CHEAT + 1}:"
     for c in clients:

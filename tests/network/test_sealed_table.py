@@ -8,6 +8,7 @@ import asyncio
 import dataclasses
 import os
 import random
+from collections.abc import Sequence
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -65,9 +66,12 @@ async def sealed_game(
     title: str = "via-gladiola",
     options: dict[str, Any] | None = None,
     within: float = 120,
+    unawaited: Sequence[int] = (),
 ) -> tuple[Table, TableHost, list[TableClient]]:
     """A sealed game of `title` played to its end: humans making random legal moves (their
-    `TableClient`s over loopback) beside the host's random bots at `bots`."""
+    `TableClient`s over loopback) beside the host's random bots at `bots`. The players at
+    `unawaited` (their clients' indices: a cheat's program, which need not find its own
+    cheat) play on until the others are done."""
     table = Table.create(
         title, players, options or {}, name="t", host_part=os.urandom(32), sealed=True
     )
@@ -82,8 +86,12 @@ async def sealed_game(
     runners = [asyncio.create_task(c.run()) for c in clients]
     try:
         rng = random.Random(players)
-        await asyncio.wait_for(asyncio.gather(*(play(c, rng) for c in clients)), within)
+        playing = [asyncio.create_task(play(c, rng)) for c in clients]
+        awaited = [t for i, t in enumerate(playing) if i not in unawaited]
+        await asyncio.wait_for(asyncio.gather(*awaited), within)
     finally:
+        for task in playing:
+            task.cancel()
         for c in clients:
             await c.leave("done")
         for r in runners:
@@ -200,9 +208,8 @@ async def test_a_client_that_claims_a_card_its_slot_does_not_hold_is_refused_and
                     continue
                 walk = walks[0]
                 other = next(c for c in seat.view()["hand"] if c != walk.card)
-                reveal, claimed = seat.act(SealedWalk(walk.slot, other))
+                (claimed,) = seat.act(SealedWalk(walk.slot, other))
                 cheat.awaiting = True
-                await cheat._send(Sealed(encode(reveal)))
                 await cheat._send(Sealed(encode(claimed)))
                 moves = len(server.session.sealed_host.actions)
         said = [n for n in cheat.notices if n.code == "cheated"]
@@ -298,7 +305,7 @@ async def test_a_move_while_the_deal_is_being_sealed_is_refused_as_step_pending(
             if isinstance(notice, SeatTaken):
                 await ann.set_ready(True)
             if isinstance(notice, GameStarted):
-                await ann._send(Sealed(encode(SealAct({"kind": "rest"}, 1, bytes(64)))))
+                await ann._send(Sealed(encode(SealAct({"kind": "rest"}, 1, (), bytes(64)))))
             if isinstance(notice, HostRefused):
                 break
         assert notice.code == "step_pending" and not notice.fatal

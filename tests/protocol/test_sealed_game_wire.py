@@ -55,6 +55,7 @@ def bot(rng: random.Random) -> Callable[[int, dict[str, Any], list[Action]], Act
 
 
 Tamper = Callable[[int, SealMessage], SealMessage]
+Replies = Callable[[int, list[SealMessage]], list[SealMessage]]
 
 
 class Table:
@@ -77,11 +78,22 @@ class Table:
             for s in humans
         }
         self.rng = rng
+        self._links()
+
+    def _links(self) -> None:
         self.tamper: Tamper = lambda to, msg: msg
+        self.replies: Replies = lambda seat, replies: replies
+        """What a seat's program sends for what it would send (a modified program's)."""
         self.to_host: list[tuple[int, SealMessage]] = []
         """Every message the host received, as it received it."""
         self.host_acted: list[SealActed] = []
         """Every move the host said it applied, as it said it."""
+        self.queue: deque[Outgoing] = deque()
+        """What the host sent that its seat has not received yet, in the order sent: each
+        link delivers in order, so a message injected (`send`) goes behind it."""
+        self.pause: Callable[[int, SealMessage], bool] | None = None
+        """Stop delivering before the first queued message this says yes to (once)."""
+        self.paused = False
 
     def send(self, seat: int, msgs: Sequence[SealMessage]) -> None:
         queue: deque[Outgoing] = deque()
@@ -91,13 +103,28 @@ class Table:
         self.run(queue)
 
     def run(self, queue: deque[Outgoing]) -> None:
-        while queue:
-            to, msg = queue.popleft()
-            if isinstance(msg, SealActed) and (not self.host_acted or self.host_acted[-1] != msg):
-                self.host_acted.append(msg)
-            for reply in self.seats[to].receive(wire(self.tamper(to, msg))):
-                self.to_host.append((to, wire(reply)))
-                queue.extend(self.host.receive(to, wire(reply)))
+        """Deliver `queue` after what is queued already, until nothing is left or `pause`
+        says stop (`paused`: the rest stays queued, and the next `run` or `send` goes on)."""
+        self.queue.extend(queue)
+        self.paused = False
+        try:
+            while self.queue:
+                to, msg = self.queue[0]
+                if self.pause is not None and self.pause(to, msg):
+                    self.pause, self.paused = None, True
+                    return
+                self.queue.popleft()
+                self._deliver(to, msg)
+        except BaseException:
+            self.queue.clear()  # a cheat named: the table stops there
+            raise
+
+    def _deliver(self, to: int, msg: SealMessage) -> None:
+        if isinstance(msg, SealActed) and (not self.host_acted or self.host_acted[-1] != msg):
+            self.host_acted.append(msg)
+        for reply in self.replies(to, self.seats[to].receive(wire(self.tamper(to, msg)))):
+            self.to_host.append((to, wire(reply)))
+            self.queue.extend(self.host.receive(to, wire(reply)))
 
     def start(self) -> None:
         for s, seat in self.seats.items():
@@ -147,7 +174,9 @@ def test_a_move_while_a_step_is_pending_is_refused() -> None:
         table.send(s, [seat.hello()])
     table.host.start()  # round 0 begun, its steps not delivered
     with pytest.raises(StepPending):
-        table.host.receive(table.host.state.current, wire(SealAct({"kind": "rest"}, 1, bytes(64))))
+        table.host.receive(
+            table.host.state.current, wire(SealAct({"kind": "rest"}, 1, (), bytes(64)))
+        )
 
 
 def test_a_seat_that_claims_a_card_its_slot_does_not_hold_is_refused_and_named() -> None:
@@ -162,11 +191,16 @@ def test_a_seat_that_claims_a_card_its_slot_does_not_hold_is_refused_and_named()
     walk = walks[0]
     other = next(c for c in hand if c != walk.card)
     seat = table.seats[s]
-    reveal, claimed = seat.act(SealedWalk(walk.slot, other))
+    (claimed,) = seat.act(SealedWalk(walk.slot, other))
     with pytest.raises(Caught) as caught:
-        table.send(s, [reveal, claimed])
+        table.send(s, [claimed])
     assert (caught.value.seat, caught.value.kind) == (s, "false_claim")
     assert table.host.actions == []
+    # The refused move showed its card to the host alone, and the host put its rounds back:
+    # the slot shows nothing, its scalar is not on record.
+    number, p = where(table.host.state, walk.slot)
+    assert p not in table.host.relay.revealed(number)
+    assert p not in table.host.relay.rounds[number].round.scalars.get(s, {})
 
 
 def test_a_host_that_alters_a_relayed_step_is_named_by_the_seats() -> None:
@@ -226,7 +260,7 @@ def test_a_host_that_plays_a_turn_for_a_player_is_named_by_the_seats() -> None:
     table = Table(2, [0, 1])
     table.start()
     s = table.host.state.current
-    forged = SealActed(1, s, {"kind": "rest"}, 1, bytes(64))
+    forged = SealActed(1, s, {"kind": "rest"}, 1, (), bytes(64))
     for seat in table.seats.values():
         with pytest.raises(Caught) as caught:
             seat.receive(wire(forged))

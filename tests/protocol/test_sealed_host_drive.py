@@ -5,13 +5,14 @@ journal with `receive`)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections import deque
 from collections.abc import Sequence
 
 import pytest
 
 from protocol.sealed.errors import Caught
-from protocol.sealed.messages import SealAct, SealActed, SealMessage, SealStep, encode
+from protocol.sealed.messages import SealAct, SealActed, SealMessage, encode
 from protocol.sealed.round_driver import Outgoing
 from protocol.sealed_play.progress import HOST
 from tests.protocol.test_sealed_game_wire import Table, wire
@@ -42,8 +43,7 @@ def test_a_move_is_acknowledged_before_the_bot_replies() -> None:
     table.start()
     seat, host = table.seats[0], table.host
     assert seat.legal_actions()  # the bot moved first, if it was its turn
-    *shown, act = seat.act(table.rng.choice(seat.legal_actions()))
-    table.send(0, shown)
+    (act,) = seat.act(table.rng.choice(seat.legal_actions()))
     moves = len(host.actions)
     out = host.take(0, wire(act))
     assert isinstance(act, SealAct)
@@ -77,46 +77,47 @@ def test_taking_then_driving_sends_what_receiving_sends(
     assert apart.host.verdict == whole.host.verdict == "deal verified"
 
 
-def _player_moves(table: Table) -> tuple[list[SealMessage], SealAct]:
-    """The player's next move (a card played, so that a reveal step goes first)."""
+def _player_moves(table: Table) -> SealAct:
+    """The player's next move that plays a card (its reveal inside it)."""
     seat = table.seats[0]
     while True:
         legal = seat.legal_actions()
         played = [a for a in legal if seat.engine.shows(a)]
         if played:
-            *shown, act = seat.act(played[0])
-            assert isinstance(act, SealAct) and shown
-            return shown, act
+            (act,) = seat.act(played[0])
+            assert isinstance(act, SealAct) and act.reveal
+            return act
         table.send(0, seat.act(legal[0]))  # pragma: no cover - a rest first
 
 
-@pytest.mark.parametrize("what", ["move", "reveal"])
-def test_a_players_own_move_or_step_said_back_altered_is_still_named(what: str) -> None:
+@pytest.mark.parametrize("what", ["signature", "reveal"])
+def test_a_players_own_move_said_back_altered_is_still_named(what: str) -> None:
     """A seat does not check its own signature again on what it signed, said back byte for
-    byte; one byte changed and it is checked, and the host named."""
+    byte; one byte changed (the signature, or the scalar of the card it shows) and it is
+    checked, and the host named."""
     table = Table(2, [0], seed=3)
     table.start()
-    shown, act = _player_moves(table)
+    act = _player_moves(table)
 
     def alter(to: int, msg: SealMessage) -> SealMessage:
-        if what == "move" and isinstance(msg, SealActed) and msg.seat == 0:
-            return SealActed(msg.seq, 0, msg.action, msg.number, bytes(64))
-        if what == "move" and isinstance(msg, SealActed):
-            return msg
-        if what == "reveal" and isinstance(msg, SealStep) and msg.seat == 0:
-            return SealStep(msg.round, msg.kind, 0, msg.body, bytes(64))
+        if isinstance(msg, SealActed) and msg.seat == 0:
+            if what == "signature":
+                return dataclasses.replace(msg, signature=bytes(64))
+            (number, p, y), *rest = msg.reveal
+            other = bytes([y[0] ^ 1]) + y[1:]
+            return dataclasses.replace(msg, reveal=((number, p, other), *rest))
         return msg
 
     table.tamper = alter
     with pytest.raises(Caught) as caught:
-        table.send(0, [*shown, act])
+        table.send(0, [act])
     assert (caught.value.seat, caught.value.kind) == (HOST, "forged")
 
 
 def test_a_players_own_move_said_back_unaltered_is_applied() -> None:
     table = Table(2, [0], seed=3)
     table.start()
-    shown, act = _player_moves(table)
+    act = _player_moves(table)
     moves = len(table.seats[0].actions)
-    table.send(0, [*shown, act])
+    table.send(0, [act])
     assert table.seats[0].actions[moves] == (0, dict(act.action))

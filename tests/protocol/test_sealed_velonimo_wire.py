@@ -7,7 +7,6 @@ to their new owner alone; a draw opened early or falsely is refused and its seat
 from __future__ import annotations
 
 import random
-from collections import deque
 from collections.abc import Sequence
 from types import SimpleNamespace
 from typing import Any
@@ -22,7 +21,6 @@ from netcards.sealed_cards import is_slot
 from protocol.sealed.draws import Draws
 from protocol.sealed.errors import Caught
 from protocol.sealed.messages import SealMessage, SealStep
-from protocol.sealed.round_driver import Outgoing
 from protocol.sealed_play.host import SealedHost
 from protocol.sealed_play.progress import where
 from protocol.sealed_play.seat import SealedSeat
@@ -47,17 +45,7 @@ class VelonimoTable(harness.Table):
             for s in humans
         }
         self.rng = rng
-        self.tamper = lambda to, msg: msg
-        self.to_host: list[tuple[int, SealMessage]] = []
-        self.replies: Any = lambda seat, replies: replies
-
-    def run(self, queue: deque[Outgoing]) -> None:
-        while queue:
-            to, msg = queue.popleft()
-            replies = self.replies(to, self.seats[to].receive(harness.wire(self.tamper(to, msg))))
-            for reply in replies:
-                self.to_host.append((to, harness.wire(reply)))
-                queue.extend(self.host.receive(to, harness.wire(reply)))
+        self._links()
 
     def play_until(self, done: Any, limit: int = 2000) -> None:
         for _ in range(limit):

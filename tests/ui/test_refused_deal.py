@@ -93,7 +93,7 @@ async def test_the_app_stops_a_sealed_game_whose_deck_was_tampered_with_and_says
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The host's bot at seat 2 doubles every element of its mask step: the player's program
-    finds its hand unmasked to no card, the game stops, every seat publishes its secrets, and
+    finds the step's proof false and refuses it before any card is opened, the game stops, and
     the app says, loudly, that it caught a cheat, and whose it was."""
     from protocol.host import TableHost
     from protocol.sealed.messages import SealMessage
