@@ -211,3 +211,22 @@ def test_random_games_stall_only_on_a_silent_seat() -> None:
         table.stall()
         assert table.silent is None
         assert table.host.outcome is not None and table.host.verdict == "deal verified"
+
+
+def test_after_an_alarm_every_program_waits_for_the_secrets_of_the_seat_that_holds_them() -> None:
+    """A seat says the deck is broken mid-game: every seat is to publish its secrets, and a
+    seat that withholds them is the one every program waits for (nothing else, no move)."""
+    table = SilentTable("via-gladiola", "secrets")
+    table.start()
+    for _ in range(4):  # a few moves in, then seat 2 raises the alarm
+        s = next(s for s, seat in table.seats.items() if seat.legal_actions())
+        table.send(s, table.seats[s].act(table.rng.choice(table.seats[s].legal_actions())))
+    assert table.silent is None and table.host.outcome is None
+    table.send(2, [table.seats[2].driver.sign("broken", {}, 0)])
+    silent = table.silent
+    assert silent is not None and table.host.claims == {2}
+    expected = (Awaited(silent, "secrets"),)
+    assert table.host.awaited() == expected
+    for s, seat in table.seats.items():
+        assert seat.awaited() == expected, s
+        assert not seat.legal_actions()
