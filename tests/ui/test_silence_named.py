@@ -110,10 +110,29 @@ async def test_a_frozen_host_is_named_and_the_app_says_the_deal_is_not_checked(
             await wait_until(pilot, lambda: "stopped answering" in words(pilot), 20)
             await pilot.pause(0.3)  # the notice laid out whole
             text = words(pilot)
-            assert "The host stopped answering" in text and "deal is not checked" in text
+            assert "The host stopped answering" in text
+            assert "The deal of the game under way is not checked." in text
             assert client.verdict is not None and not client.verdict.ok
             assert client.verdict.headline.startswith("deal not checked: the host stopped")
     finally:
         relay.thawed.set()
         relay.close()
         await host.close()
+
+
+@pytest.mark.parametrize("game_on", [False, True])
+def test_a_frozen_host_is_explained_in_the_player_s_words(game_on: bool) -> None:
+    """In the lobby there is no deal to speak of; during a game, its deal is not checked."""
+    from protocol.client import Failed
+    from ui.failures import explain
+
+    failed = Failed("the host stopped answering (nothing from it for 60 s ...)", "host_silent")
+    said = explain(failed, "192.0.2.7:47474", game_on=game_on)
+    assert said.text.startswith("The host stopped answering") and said.field is None
+    assert ("The deal of the game under way is not checked." in said.text) is game_on
+    i18n.use("fr")
+    try:
+        said = explain(failed, "192.0.2.7:47474", game_on=game_on)
+        assert said.text.startswith("L'hôte ne répond plus")
+    finally:
+        i18n.use("en")
