@@ -59,6 +59,7 @@ from protocol.errors import (
 )
 from protocol.events import ConnectionClosed, HandshakeDone, MessageReceived, NeedData
 from protocol.known_hosts import KnownHosts
+from protocol.liveness import Liveness
 from protocol.messages import (
     Action,
     AddBot,
@@ -73,6 +74,7 @@ from protocol.messages import (
 )
 from protocol.own_moves import OwnMoves
 from protocol.seat_tokens import SealedSeedFile
+from protocol.settings import host_silence
 from protocol.silence import SilenceWatch
 
 Trust = Callable[[str], Awaitable[bool]]
@@ -108,7 +110,17 @@ class ClientSettings:
     retry_delays: tuple[float, ...] = (0.2, 0.5, 1.0, 2.0, 3.0, 5.0)
     give_up_after: float = 600.0
     ping_interval: float = 5.0
+    """A host quiet this long is pinged (it answers at once, however long its game waits)."""
     silence_timeout: float = 20.0
+    host_silence: float = field(default_factory=host_silence)
+    """Seconds of open links on which the host, since it last said anything, said nothing at
+    all: then it is given up on, as frozen (`NETCARDS_HOST_SILENCE`; 60 by default)."""
+
+    @property
+    def ping_every(self) -> float:
+        """How long the host may be quiet before it is pinged: a few pings fit in the wait for
+        a silent host, so that one answering them is never taken for frozen."""
+        return min(self.ping_interval, self.host_silence / 4)
 
 
 @dataclass
@@ -192,6 +204,12 @@ class TableClient(HostMessages):
         self._handshaking = False
         """Connected, the handshake not done: what fails now says the peer is no table."""
         self._down_since: float | None = None
+        self._unheard = 0.0
+        """Seconds the links to the host, open (connected, or in the handshake), went without
+        a byte from it since it last said anything: ended links too, but never the time no
+        link was open (a host that crashed refuses connections, and is waited for)."""
+        self._heard_at: float | None = None
+        """While a link is open: when its host last said anything (or when it opened)."""
         self._acted_at: int | None = None
         self._answer_due = False
         """Our action sent at `_acted_at` has neither been applied nor refused yet."""
@@ -332,10 +350,16 @@ class TableClient(HostMessages):
             finally:
                 self.connected = False
                 self._hang_up()
+                if self._heard_at is not None:
+                    self._unheard += loop.time() - self._heard_at
+                    self._heard_at = None
             if self.host_closed:
                 self._closed_by_host()
                 return
             if self._leaving or self.verdict is not None:
+                return
+            if (self._ever_connected or self.token is not None) and self._host_frozen():
+                self._host_stopped_answering()
                 return
             now = loop.time()
             if self._down_since is None:
@@ -364,14 +388,39 @@ class TableClient(HostMessages):
         self._writer = None
         self._conn = None
 
+    def _host_frozen(self) -> bool:
+        return self._unheard >= self.settings.host_silence
+
+    def _silence_left(self) -> float:
+        """How long the open link may stay silent before the host counts as frozen."""
+        return max(0.0, self.settings.host_silence - self._unheard)
+
+    def _host_stopped_answering(self) -> None:
+        """The host kept its links open and said nothing for `host_silence` seconds, pings
+        unanswered: it is given up on. A game under way gets a verdict that names the host,
+        neither verified nor caught (its end, and its check, will not come)."""
+        why = (
+            f"the host stopped answering (nothing from it for "
+            f"{self.settings.host_silence:g} s while its connection was open)"
+        )
+        if self.game is not None and self.verdict is None:
+            self.verdict = Verdict(unchecked=[why])
+            if self.sealed is not None:
+                self.sealed_verdict = self.verdict.headline
+            self._notify(DealChecked(self.verdict))
+        self._notify(Failed(why, "host_silent"))
+        self._done.set()
+
     async def _session(self) -> None:
         self._shown_before = None
         self._linked = False
         self._handshaking = False
+        loop = asyncio.get_running_loop()
         reader, writer = await asyncio.wait_for(
             asyncio.open_connection(self.host, self.port, limit=2**16),
             self.settings.connect_timeout,
         )
+        self._heard_at = loop.time()  # a link open: its silence counts from now
         self._handshaking = True
         pinned = self.known_hosts.lookup(self.pin_name)
         conn = ClientConnection(self.random_bytes, password=self.password, pinned_host_key=pinned)
@@ -380,17 +429,35 @@ class TableClient(HostMessages):
         await writer.drain()
         silence = SilenceWatch(
             reader,
-            lambda: (
+            lambda: min(
                 self.settings.connect_timeout
                 if conn.handshake is None
-                else self.settings.silence_timeout
+                else self.settings.silence_timeout,
+                self._silence_left(),
             ),
             "the host went silent",
         )
+        liveness = Liveness(loop.time(), self.settings.ping_every, float("inf"))
+        pings = asyncio.create_task(self._keep_alive(conn, writer, liveness))
         try:
-            await self._read_session(conn, reader, writer, silence, pinned is None)
+            await self._read_session(conn, reader, writer, silence, pinned is None, liveness)
         finally:
             silence.close()
+            pings.cancel()
+
+    async def _keep_alive(
+        self, conn: ClientConnection, writer: asyncio.StreamWriter, liveness: Liveness
+    ) -> None:
+        """Ping a host that has been quiet for `ping_every` (once the handshake is done): a
+        host alive answers at once, even while its game waits on another seat, so that only
+        a host that answers nothing is ever taken for frozen (`host_silence`)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(max(0.0, liveness.deadline() - loop.time()))
+            ping = liveness.poll(loop.time())
+            if ping is not None and conn.can_send and self.connected:
+                with contextlib.suppress(ProtocolError, OSError):
+                    writer.write(conn.send(ping))
 
     async def _read_session(
         self,
@@ -399,9 +466,15 @@ class TableClient(HostMessages):
         writer: asyncio.StreamWriter,
         silence: SilenceWatch,
         first_contact: bool,
+        liveness: Liveness,
     ) -> None:
+        loop = asyncio.get_running_loop()
         while True:
             data = await silence.read(65536)
+            if data:
+                self._heard_at = loop.time()
+                self._unheard = 0.0
+                liveness.received(self._heard_at)
             try:
                 conn.receive_data(data)
                 while True:
@@ -415,6 +488,7 @@ class TableClient(HostMessages):
                         return
                     if isinstance(event, HandshakeDone):
                         await self._handshake_done(event, first_contact)
+                        self._heard_at = loop.time()  # a question for the user is no silence
                     elif isinstance(event, MessageReceived):
                         await self._on_message(event.message)
                         if self._done.is_set():

@@ -186,6 +186,8 @@ class HostMessages(SealedClient):
             self._taken_back(message.args.get("seq"), message.args.get("run"))
         elif isinstance(message, TableNotice) and message.code == "sealed_history":
             self._sealed_history(message.args)
+        elif isinstance(message, TableNotice) and message.code == "awaited":
+            self._sealed_awaited_said(message.args)
         elif isinstance(message, TableNotice) and message.code == "closed":
             self.host_closed = True
         elif isinstance(message, TableNotice) and message.code == "last_game":

@@ -45,6 +45,7 @@ from protocol.sealed.errors import Caught, DeckTampered, Finding
 from protocol.sealed.messages import SealActed, decode, encode
 from protocol.sealed.seed_stream import SEED_BYTES, SeedStream
 from protocol.sealed_play.audit import describe
+from protocol.sealed_play.awaited import Awaited, closing_reasons, from_data
 from protocol.sealed_play.progress import HOST
 from protocol.sealed_play.replay import sealed_replay
 from protocol.sealed_play.seat import SealedSeat
@@ -66,6 +67,10 @@ class SealedClient:
     sealed: SealedSeat | None = None
     sealed_verdict: str | None = None
     """`deal verified`, or `deal NOT verified: ...` naming whom, once the audit ran."""
+    awaited: tuple[Awaited, ...] = ()
+    """Whom the sealed game waits for now, and for what (`protocol/sealed_play/awaited.py`):
+    a player's program works it out from its own seat's state, a spectator's takes the host's
+    word (its `awaited` notice). Empty while nothing but a move is awaited."""
     _sealed_back = False
     """The host said we are back at a sealed game under way (`sealed_history`)."""
     _sealed_catching_up = 0
@@ -131,6 +136,7 @@ class SealedClient:
         elif kept:
             self._recall_told(start)
         self.sealed_verdict = None
+        self.awaited = self.sealed.awaited()  # the first round, until the host begins it
         self.log, self._sealed_logged = [], 0  # a seat rebuilt replays the game from its start
         # Nor is a move of ours still on its way: one the host took comes back in the history
         # (its `seal_acted`), and one it never took (a host that crashed before reading it) is
@@ -254,12 +260,14 @@ class SealedClient:
         assert seat is not None
         state = seat.state
         engine = seat.engine
+        self.awaited = seat.awaited()
         ready = (
             state.ledger.ready()
             and engine.outcome(state) is None
             and not state.over
             and self._sealed_catching_up == 0
             and not seat.stopped
+            and not self.awaited  # a step first: no move is offered meanwhile
         )
         with contextlib.suppress(HiddenCardNeeded):  # a card drawn last, not opened: kept as was
             self.view = seat.view()
@@ -368,8 +376,19 @@ class SealedClient:
         self.sealed_verdict = verdict.headline
         return verdict
 
+    def _sealed_awaited_said(self, args: Mapping[str, Any]) -> None:
+        """The host tells a spectator whom the game waits for (a player's program works it out
+        itself, and takes no such word): the status line says it."""
+        if self.sealed is not None:
+            return
+        found = from_data(args.get("steps"), len(self.names))
+        if found is not None:
+            self.awaited = found
+            self._notify(ViewChanged(()))
+
     def _unpublished(self) -> list[str]:
-        """Whose secrets are missing, as far as this program can tell: the seats the host said
+        """Why the game was not checked, as far as this program can tell: whom the table waited
+        for and for what (`awaited`: the silent seat and its step), and the seats the host said
         left (or were away, or waited for) and never came back, which had not published."""
         published = set(self.sealed.secrets) if self.sealed is not None else set()
         away: set[int] = set()
@@ -381,11 +400,7 @@ class SealedClient:
                 away.add(who)
             elif said.code == "back":
                 away.discard(who)
-        why = []
-        for who in sorted(away - published - {self.seat}):
-            name = self.names[who] if 0 <= who < len(self.names) else "?"
-            why.append(f"seat {who + 1} ({name}) left before publishing its secrets")
-        return why or ["the game ended before every seat published its secrets"]
+        return closing_reasons(self.awaited, self.names, self.seat, away, published)
 
 
 def _seed_note(start: Start) -> dict[str, Any]:

@@ -14,6 +14,9 @@ import platformdirs
 APP = "netcards"
 DISCOVERY_PORT = 47475
 BROADCAST = "255.255.255.255"
+HOST_SILENCE = 60.0
+"""Seconds a client waits on a host that keeps its link open and says nothing (not even an
+answer to a ping) before it gives up on it (docs/protocol.md, section 7, step 9)."""
 
 
 def config_dir() -> Path:
@@ -36,3 +39,12 @@ def discovery_target() -> str:
 def discovery_port() -> int:
     text = os.environ.get("NETCARDS_DISCOVERY_PORT", "").strip()
     return int(text) if text.isdigit() and 0 < int(text) < 65536 else DISCOVERY_PORT
+
+
+def host_silence() -> float:
+    """`HOST_SILENCE`, or `NETCARDS_HOST_SILENCE` seconds (tests set a few)."""
+    try:
+        seconds = float(os.environ.get("NETCARDS_HOST_SILENCE", "").strip())
+    except ValueError:
+        return HOST_SILENCE
+    return seconds if 0 < seconds < 86400 else HOST_SILENCE

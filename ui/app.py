@@ -484,7 +484,8 @@ class NetcardsApp(App[None]):
             plan = self.last_plan
             address = session.client.address if session is not None else ""
             refused_deal = session is not None and session.client.verdict is not None
-            why = explain(notice, address, refused_deal=refused_deal)
+            game_on = session is not None and session.client.game is not None
+            why = explain(notice, address, refused_deal=refused_deal, game_on=game_on)
             self.back_to_menu()
             if isinstance(plan, JoinPlan) and why.field is not None:
                 self.push_screen(

@@ -22,8 +22,11 @@ class Explained:
     loud: bool = False
 
 
-def explain(failed: Failed, address: str, *, refused_deal: bool = False) -> Explained:
-    """`refused_deal`: the client left because the host broke the fair deal's rules."""
+def explain(
+    failed: Failed, address: str, *, refused_deal: bool = False, game_on: bool = False
+) -> Explained:
+    """`refused_deal`: the client left because the host broke the fair deal's rules;
+    `game_on`: a game was being played (its deal is then not checked)."""
     if failed.code == "sealed_lie":
         warning = _(
             "The host does not deal the way its table said (sealed or not): a table that says "
@@ -37,6 +40,14 @@ def explain(failed: Failed, address: str, *, refused_deal: bool = False) -> Expl
             "whose below. The deal is not verified."
         )
         return Explained(warning + "\n\n" + failed.reason, None, loud=True)
+    if failed.code == "host_silent":
+        said = _(
+            "The host stopped answering: its connection stayed open, but nothing came from it, "
+            "not even an answer to a ping, so this program gave up on the table."
+        )
+        if game_on:
+            said += " " + _("The deal of the game under way is not checked.")
+        return Explained(said, None, loud=game_on)
     if refused_deal:
         warning = _(
             "The host broke the rules of the fair deal, so this program left before "

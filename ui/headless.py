@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from netcards.bots.registry import make_bot
+from netcards.fairdeal import NOT_CHECKED
 from netcards.game import Outcome
 from netcards.table import Table
 from protocol.address import format_address
@@ -45,6 +46,7 @@ from protocol.journal_file import JournalError, JournalWriter, read_journal
 from protocol.known_hosts import KnownHosts
 from protocol.messages import Message, encode
 from protocol.notices import notice_text
+from protocol.sealed_play.awaited import waiting_words
 from protocol.seat_tokens import SeatTokens
 from protocol.settings import config_dir, data_dir
 from ui.journals import GameJournal
@@ -184,9 +186,15 @@ async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, hurry.set)
     outcome = host.outcome
+    # Whom a sealed game still waited for (a step, or at the end a seat's secrets), as every
+    # player's verdict will say it.
+    unchecked = host.session.sealed_unchecked()
     if outcome is not None:
         await host.linger(3.0)
         print_outcome(plan.table.game.name, [s.name for s in plan.table.seats], outcome, out)
+        if unchecked:
+            out.write(NOT_CHECKED + "; ".join(unchecked) + "\n")
+            out.flush()
         if door is not None:  # guests read the results in their app, then leave
             say_waiting(door, GUESTS_LINGER, err)
             await door.linger(GUESTS_LINGER, hurry)
@@ -196,7 +204,16 @@ async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
     else:
         # The table says it closed (and the results so far) to every player, SSH guests too.
         await host.close()
-        if host.table.phase == "playing":
+        if host.table.phase == "playing" and host.table.sealed:
+            err.write("host: stopped before the game's end: the table is closed, and its "
+                      "players were told why the deal could not be checked\n")  # fmt: skip
+            standings = host.session.sealed_standings()
+            if standings is not None:
+                out.write("results so far:\n")
+                print_places([s.name for s in host.table.seats], standings, out, over=False)
+            out.write(NOT_CHECKED + "; ".join(unchecked or ["the game was not over"]) + "\n")
+            out.flush()
+        elif host.table.phase == "playing":
             table = host.table
             err.write("host: stopped before the game's end: the table is closed, and its "
                       "players were given the results so far\n")  # fmt: skip
@@ -265,6 +282,48 @@ def message_tracer(path: Path) -> Callable[[Message], None]:
     return write
 
 
+WAIT_SAID_AFTER = 1.0
+"""Seconds a sealed table waits on the same step before `netcards bot` says whom it waits for
+(its steps follow each other in milliseconds: only a wait that lasts is news)."""
+
+
+class WaitNotes:
+    """`netcards bot`'s lines about whom a sealed table waits for: one per wait that lasts
+    `WAIT_SAID_AFTER` seconds, in the words every program uses (`waiting_words`)."""
+
+    def __init__(self, client: TableClient, say: Callable[[str], None]) -> None:
+        self.client = client
+        self.say = say
+        self.watched = ""
+        self.said = ""
+        self.timer: asyncio.TimerHandle | None = None
+
+    def now(self) -> str:
+        client = self.client
+        return waiting_words(client.awaited, client.names, client.seat)
+
+    def changed(self) -> None:
+        """The game moved: a new wait is said if it lasts."""
+        words = self.now()
+        if words == self.watched:
+            return
+        self.watched = words
+        self.stop()
+        if words and words != self.said:
+            self.timer = asyncio.get_running_loop().call_later(WAIT_SAID_AFTER, self._due, words)
+
+    def _due(self, words: str) -> None:
+        self.timer = None
+        if self.now() == words:
+            self.said = words
+            self.say(words)
+
+    def stop(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+
+
 async def run_bot(
     address: str,
     level: str,
@@ -329,6 +388,12 @@ async def _play_as_bot(
     bot: Any = None
     refusals = 0
 
+    def say(line: str) -> None:
+        err.write(f"{name}: {line}\n")
+        err.flush()
+
+    waits = WaitNotes(client, say)
+
     async def play() -> None:
         if bot is None or not client.my_turn or client.view is None:
             return
@@ -372,6 +437,7 @@ async def _play_as_bot(
                 bot = make_bot(level, client.game, notice.config, notice.seat, os.urandom(32))
             elif isinstance(notice, ViewChanged):
                 refusals = 0
+                waits.changed()
                 await play()
             elif isinstance(notice, TokenRefused):
                 tokens.forget(address, name)
@@ -427,6 +493,7 @@ async def _play_as_bot(
                 err.write(f"{name}: {notice.reason}\n")
                 break
     finally:
+        waits.stop()
         runner.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await runner

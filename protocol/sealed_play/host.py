@@ -34,6 +34,7 @@ from protocol.sealed.shuffle import SeatSecrets
 from protocol.sealed.signing import verify
 from protocol.sealed_play import choices
 from protocol.sealed_play.audit import audit_game, describe
+from protocol.sealed_play.awaited import Awaited, awaited
 from protocol.sealed_play.progress import HOST, GameMirror, face_up, where
 from protocol.sealed_play.seat import BROKEN, secrets_body, secrets_of
 
@@ -108,6 +109,24 @@ class SealedHost:
         """The seats a public random draw waits for (a commitment or an opening): a seat that
         withholds one stalls the game and is named here."""
         return self.relay.draws.waiting_for()
+
+    def awaited(self) -> tuple[Awaited, ...]:
+        """Whom the table waits for now, and for what (`protocol/sealed_play/awaited.py`):
+        before the first round, the seats whose signing key is not in; nothing once a proof
+        stopped the game."""
+        if not self.started:
+            return tuple(Awaited(s, "key") for s in self.seats if s not in self.relay.keys)
+        if self.relay.proved is not None and not self.claims:
+            return ()
+        return awaited(
+            self.engine,
+            self.state,
+            self.relay.rounds,
+            self.relay.draws,
+            self.seats,
+            self.secrets,
+            stopped=bool(self.claims),
+        )
 
     @property
     def outcome(self) -> Any:

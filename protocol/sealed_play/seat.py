@@ -28,6 +28,7 @@ from protocol.sealed.shuffle import SeatSecrets
 from protocol.sealed.signing import SignedStep, verify
 from protocol.sealed_play import choices
 from protocol.sealed_play.audit import audit_game, describe
+from protocol.sealed_play.awaited import Awaited, awaited
 from protocol.sealed_play.progress import HOST, GameMirror, face_up, where
 from protocol.sealed_play.told import Told
 
@@ -123,6 +124,21 @@ class SealedSeat:
             return []
         return self.engine.legal_actions(self.state, self.seat, self.mirror.knowledge)
 
+    def awaited(self) -> tuple[Awaited, ...]:
+        """Whom the table waits for now, and for what, as this seat's own state shows it
+        (`protocol/sealed_play/awaited.py`): nothing once a proof stopped the game."""
+        if self.driver.proved is not None and not self.broken:
+            return ()
+        return awaited(
+            self.engine,
+            self.state,
+            self.driver.rounds,
+            self.driver.draws,
+            tuple(range(self.state.players)),
+            self.secrets,
+            stopped=self.broken,
+        )
+
     @property
     def stopped(self) -> bool:
         """No move is made any more: the deck was found tampered with (`broken`), or this seat
@@ -149,9 +165,10 @@ class SealedSeat:
         """The seats whose `broken` step this seat, or a seat it was rebuilt from, was told of
         (`told.py` keeps its place): a modified host could relay one to this seat alone, read
         the secrets it publishes, then drop its link and send back its history without it."""
-        return {
-            w[3] for w in self.told.places if w[:3] == ("step", 0, BROKEN) and isinstance(w[3], int)
-        }
+        # A `broken` step's place is ("step", 0, "broken", seat) (`told.place`): looked up seat
+        # by seat, not found by reading every place, as this is asked after every message.
+        places = self.told.places
+        return {s for s in range(self.state.players) if ("step", 0, BROKEN, s) in places}
 
     def _nonce(self, size: int) -> bytes:
         """The nonce of this seat's commitment in the choice step under way: one per step and

@@ -229,3 +229,6 @@ class SessionCore:
 
     def _sealed_catch_up(self, member: Member) -> None:
         raise NotImplementedError  # sealed_play.py
+
+    def sealed_unchecked(self) -> list[str] | None:
+        raise NotImplementedError  # sealed_play.py

@@ -85,6 +85,10 @@ class Ending(SessionCore):
             if table.phase == "playing" and not table.sealed
             else []
         )
+        unchecked = self.sealed_unchecked()
+        if unchecked:
+            # Whom the game waited for: the host's word on it, as each player's verdict says.
+            self._log("the sealed game is not checked: " + "; ".join(unchecked))
         for member in list(self.members.values()):
             if member.joined:
                 self._send(member, TableNotice("closed", {}))

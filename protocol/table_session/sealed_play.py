@@ -31,6 +31,8 @@ from typing import Any
 from netcards.action import Action
 from netcards.bots.registry import make_bot
 from netcards.errors import GameError, StepPending
+from netcards.game import Outcome
+from netcards.sealed_cards import HiddenCardNeeded
 from netcards.sealed_game import choices_of, sealed_engine
 from protocol.connection import Packed
 from protocol.errors import ErrorCode, RemoteProtocolError
@@ -39,6 +41,7 @@ from protocol.sealed.errors import Caught
 from protocol.sealed.messages import SealAct, decode, encode
 from protocol.sealed.round_driver import Outgoing
 from protocol.sealed.seed_stream import SeedStream
+from protocol.sealed_play.awaited import Awaited, closing_reasons, to_data
 from protocol.sealed_play.host import BotChoice, SealedHost
 from protocol.sealed_play.memory import SealedMemory, game_record, kept_game
 from protocol.table_session.core import Member, SessionCore, packed_once
@@ -118,6 +121,7 @@ class SealedPlay(SessionCore):
                 view, to_act = self._public()
                 snapshot = Snapshot(len(host.actions), view, to_act)
                 self._send(member, packed_once(snapshot, check=False))
+                self._send(member, _awaited_notice(host.awaited()))
         if self.table.phase == "over" and self._results is not None:
             for result in self._results:
                 self._send(member, result)
@@ -321,8 +325,53 @@ class SealedPlay(SessionCore):
         self._for_watchers.append(packed_once(message, check=False))
 
     def _watchers_told(self) -> None:
-        """Send the spectators what the host's engine showed since the last time."""
+        """Send the spectators what the host's engine showed since the last time, and whom
+        the game waits for now if that changed (they hold no seat's state to work it out)."""
         waiting, self._for_watchers = self._for_watchers or [], None
-        for member in self._watchers():
+        watchers = self._watchers()
+        for member in watchers:
             for message in waiting:
                 self._send(member, message)
+        host = self.sealed_host
+        if host is None or not watchers:
+            self._awaited_told = None
+            return
+        found = host.awaited()
+        if found != self._awaited_told:
+            self._awaited_told = found
+            notice = _awaited_notice(found)
+            for member in watchers:
+                self._send(member, notice)
+
+    _awaited_told: tuple[Awaited, ...] | None = None
+    """Whom the game waited for, as the spectators were last told (None: nobody watched)."""
+
+    # -- a sealed game its host closes halfway ------------------------------------------------------
+
+    def sealed_standings(self) -> Outcome | None:
+        """The results so far of the sealed game under way, where its title scores them from
+        public cards alone (Via Gladiola's need the hands: None), as its players work them out."""
+        host = self.sealed_host
+        if host is None:
+            return None
+        try:
+            return host.engine.standings(host.state)
+        except (GameError, HiddenCardNeeded, NotImplementedError):
+            return None
+
+    def sealed_unchecked(self) -> list[str] | None:
+        """Why the sealed game being played cannot be checked if the table closes now, in the
+        words every player's verdict uses (`deal not checked: ...`): whom it waits for and
+        for what, and who left without publishing its secrets. None: no sealed game is under
+        way (or it was checked)."""
+        host = self.sealed_host
+        if host is None or host.verdict is not None:
+            return None
+        names = [s.name for s in self.table.seats]
+        away = {s.index for s in self.table.seats if s.kind == "human" and not s.connected}
+        return closing_reasons(host.awaited(), names, None, away, set(host.secrets))
+
+
+def _awaited_notice(found: tuple[Awaited, ...]) -> Message | Packed:
+    """The `awaited` notice: whom the game waits for, for the spectators."""
+    return packed_once(TableNotice("awaited", {"steps": to_data(found)}))

@@ -7,6 +7,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from protocol.crypto import SCRYPT_N, SCRYPT_P, SCRYPT_R
 from protocol.errors import ErrorCode
 from protocol.limits import (
@@ -19,6 +21,7 @@ from protocol.limits import (
 )
 from protocol.messages import MESSAGE_TYPES
 from protocol.schema import Kind, Record, Seq, fields_of
+from protocol.settings import HOST_SILENCE
 from tests.docs.markdown import table_after, unquote
 
 DOC = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
@@ -122,6 +125,25 @@ def test_the_keep_alive_times_are_the_code_s() -> None:
         f"has waited {client.silence_timeout:g} seconds for a byte from the host "
         f"({client.connect_timeout:g} during the handshake)" in text
     )
+    assert f"pings a host that has been quiet for {client.ping_interval:g} seconds too" in text
+    assert f"have gone {HOST_SILENCE:g} seconds without a byte from it" in text
+
+
+def test_a_frozen_host_s_wait_is_the_code_s_and_its_setting_is_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The wait for a frozen host, in docs/protocol.md and docs/sealed.md, is the code's, and
+    `NETCARDS_HOST_SILENCE` sets it (a nonsense value leaves the default)."""
+    from protocol.client import ClientSettings
+
+    sealed = (Path(__file__).parents[2] / "docs" / "sealed.md").read_text(encoding="utf-8")
+    sealed = " ".join(sealed.split())
+    assert f"{HOST_SILENCE:g} seconds" in sealed and "NETCARDS_HOST_SILENCE" in sealed
+    monkeypatch.setenv("NETCARDS_HOST_SILENCE", "2.5")
+    assert ClientSettings().host_silence == 2.5 and ClientSettings().ping_every == 2.5 / 4
+    for nonsense in ("", "soon", "-1", "0", "nan"):
+        monkeypatch.setenv("NETCARDS_HOST_SILENCE", nonsense)
+        assert ClientSettings().host_silence == HOST_SILENCE
 
 
 def test_every_notice_code_a_player_is_shown_has_words_in_every_language() -> None:
@@ -132,7 +154,7 @@ def test_every_notice_code_a_player_is_shown_has_words_in_every_language() -> No
 
     text = DOC[DOC.index("Codes (arguments):") : DOC.index("A client shows an unknown code")]
     listed = dict(re.findall(r"`([a-z_]+)`\s+\(((?:`[a-z_]+`(?:,\s*)?)*|no arguments)\)", text))
-    acted_on = {"sealed_history", "taken_back", "closed", "last_game"}  # the client's own
+    acted_on = {"sealed_history", "taken_back", "closed", "last_game", "awaited"}  # its own
     assert {"waiting", "cheated", "broken", "away", "stand_in"} <= set(listed)
     for language in ("en", "fr", "nl"):
         i18n.use(language)

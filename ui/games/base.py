@@ -41,6 +41,7 @@ from protocol.client import (
 )
 from protocol.errors import ErrorCode
 from ui import notices
+from ui.awaited_words import waiting_line
 from ui.failures import link_lost
 from ui.i18n import N_, _, names_list, ngettext
 from ui.keys import Typed
@@ -456,7 +457,7 @@ class GameScreen(Screen[None]):
             status.append("! " + self.message + "  ", style="bold red")
         if self.seat is None:
             status.append(_("Watching") + ": ", style="bold")
-        status.append(self.deal_words() if self.dealing else self.prompt())
+        status.append(self.waiting() or (self.deal_words() if self.dealing else self.prompt()))
         line = self.query_one("#status", Static)
         width = line.size.width or max(1, self.app.size.width - 2)
         rows = 2 if len(status.wrap(self.app.console, width)) > 1 else 1
@@ -464,6 +465,14 @@ class GameScreen(Screen[None]):
             self.status_rows = rows
             line.styles.height = rows
         line.update(status, layout=False)
+
+    def waiting(self) -> str:
+        """Whom a sealed table waits for, and for what, while it waits on a step (no move is
+        offered meanwhile): in place of the prompt, which would name whose turn it is."""
+        found = getattr(self.client, "awaited", ())  # (a replay waits for nobody)
+        if not found or self.view.get("over"):
+            return ""
+        return waiting_line(found, self.client.names, self.seat)
 
     def say(self, text: str) -> None:
         """A line in the status bar until the next move (errors, hints): the others' moves

@@ -12,7 +12,8 @@ from textual.screen import Screen
 from textual.widgets import Button, Static
 
 from netcards.fairdeal import Verdict
-from protocol.client import DealChecked, Failed
+from protocol.client import DealChecked, Failed, ViewChanged
+from ui.awaited_words import waiting_line
 from ui.games import screen_class
 from ui.i18n import N_, _
 from ui.session import Session, SessionNotice
@@ -62,6 +63,7 @@ class ResultsScreen(Screen[None]):
 
     def on_mount(self) -> None:
         client = self.session.client
+        self.show_waiting()
         self.query_one("#again", Button).display = self.can_play_again()
         self.query_one("#last", Static).display = client.last_game and not self._guest
         outcome = client.outcome or client.standings  # standings: the host closed the table
@@ -145,9 +147,23 @@ class ResultsScreen(Screen[None]):
                 Text(_("deal not checked: ") + "; ".join(verdict.unchecked), style="bold yellow")
             )
 
+    def show_waiting(self) -> None:
+        """While the deal is being checked: whom a sealed game still waits for (the seats'
+        secrets), if any."""
+        client = self.session.client
+        if client.verdict is not None:
+            return
+        found = getattr(client, "awaited", ())
+        waiting = waiting_line(found, client.names, client.seat) if found else ""
+        self.query_one("#verdict", Static).update(
+            _("Checking the deal...") + (" " + waiting if waiting else "")
+        )
+
     def on_session_notice(self, message: SessionNotice) -> None:
         notice = message.notice
-        if isinstance(notice, DealChecked):
+        if isinstance(notice, ViewChanged):
+            self.show_waiting()
+        elif isinstance(notice, DealChecked):
             self.show_verdict(notice.verdict)
             self.show_replay_missing()
             self.refresh_bindings()  # `s` comes with the replay

@@ -1,0 +1,55 @@
+"""Whom a sealed table waits for, in the player's words: the game screen's status line.
+
+The client works out whom the table waits for, and for what (`TableClient.awaited`, from
+`protocol/sealed_play/awaited.py`, the same answer `netcards bot` and the host give); here each
+`Wait` becomes a sentence in the player's language, seats named as players read them (their
+name and their number from 1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from protocol.sealed_play.awaited import Awaited, waits
+from ui.i18n import N_, _, names_list
+
+WAIT_WORDS = {
+    "key": N_("Waiting for {who} to send their signing key."),
+    "mask": N_("Waiting for {who} to shuffle the cards."),
+    "rekey": N_("Waiting for {who} to re-key the cards."),
+    "scalars": N_("Waiting for {who} to open the cards dealt to {to}."),
+    "scalars_me": N_("Waiting for {who} to open the cards dealt to you."),
+    "pass_key": N_("Waiting for {who} to send the key of a card passed to them."),
+    "pass": N_("Waiting for {who} to pass a card to {to}."),
+    "pass_me": N_("Waiting for {who} to pass a card to you."),
+    "reveal": N_("Waiting for {who} to show a card to everyone."),
+    "draw_commit": N_("Waiting for {who} to commit to a random draw."),
+    "draw_open": N_("Waiting for {who} to open a random draw."),
+    "choice": N_("Waiting for {who} to open a committed choice."),
+    "secrets": N_("Waiting for {who} to publish their secrets."),
+    "round": N_("Waiting for the host to begin a sealing round."),
+    "open": N_("Waiting for the host to ask for the cards dealt to {to}."),
+    "open_me": N_("Waiting for the host to ask for the cards dealt to you."),
+    "show": N_("Waiting for the host to ask for a card to be shown to everyone."),
+    "relay": N_("Waiting for the host to pass on your step."),
+}
+"""Each step (`protocol.sealed_play.awaited.STEPS`), and a step whose cards go to this player
+(`_me`), as the status line says it."""
+
+
+def seat_words(seat: int, names: Sequence[str]) -> str:
+    """`Bob (seat 2)`."""
+    name = names[seat] if 0 <= seat < len(names) else "?"
+    return _("{name} (seat {n})").format(name=name, n=seat + 1)
+
+
+def waiting_line(found: Sequence[Awaited], names: Sequence[str], me: int | None) -> str:
+    """What the table waits for, in sentences ("" while nothing but a move is awaited)."""
+    said = []
+    for wait in waits(found, me):
+        mine = wait.to is not None and wait.to == me
+        template = WAIT_WORDS[wait.step + "_me" if mine else wait.step]
+        who = names_list([seat_words(s, names) for s in wait.seats])
+        to = "" if wait.to is None else seat_words(wait.to, names)
+        said.append(_(template).format(who=who, to=to))
+    return " ".join(said)
