@@ -273,8 +273,8 @@ def loopback(seats: int, relay_apart: bool, encrypted: bool) -> dict[str, float]
         relay.receive(host_seat, local.hello())
     marks: dict[str, float] = {}
 
-    def from_seat(seat: int, msg: SealMessage) -> list[Outgoing]:
-        out = relay.receive(seat, msg)
+    def from_seat(seat: int, msg: SealMessage, made_here: bool = False) -> list[Outgoing]:
+        out = relay.receive(seat, msg, made_here)
         if isinstance(msg, SealStep) and msg.kind == "mask":
             marks.setdefault("first mask step relayed", time.monotonic())
         return out
@@ -286,7 +286,7 @@ def loopback(seats: int, relay_apart: bool, encrypted: bool) -> dict[str, float]
             to, msg = queue.popleft()
             if local is not None and to == host_seat:
                 for reply in local.receive(msg):
-                    queue.extend(from_seat(host_seat, reply))
+                    queue.extend(from_seat(host_seat, reply, made_here=True))
             else:
                 if id(msg) not in payloads:  # relayed as is: one encoding for every seat
                     payloads[id(msg)] = pack(encode(msg))

@@ -654,13 +654,14 @@ class RelayDriver:
         """The latest round is sealed."""
         return self.round is not None and self.round.phase == "sealed"
 
-    def receive(self, sender: int, msg: SealMessage) -> list[Outgoing]:
+    def receive(self, sender: int, msg: SealMessage, made_here: bool = False) -> list[Outgoing]:
         """A message from seat `sender`'s link; what to send to whom. A `Caught` names the
-        sender: the step is not relayed."""
+        sender: the step is not relayed. `made_here`: the step of a seat this program plays
+        (the host's bot), whose proof it made and need not check."""
         if isinstance(msg, SealKey):
             return self._on_key(sender, msg)
         if isinstance(msg, SealStep):
-            return self._on_step(sender, msg)
+            return self._on_step(sender, msg, made_here)
         raise Caught(sender, "unexpected", f"a {msg.TYPE} message from a seat")
 
     def _on_key(self, sender: int, msg: SealKey) -> list[Outgoing]:
@@ -811,7 +812,7 @@ class RelayDriver:
         self.transcript.add(signed)
         return [(s, msg) for s in self.draws.seats]
 
-    def _on_step(self, sender: int, msg: SealStep) -> list[Outgoing]:
+    def _on_step(self, sender: int, msg: SealStep, made_here: bool = False) -> list[Outgoing]:
         if msg.kind in DRAW_KINDS:
             return self._on_draw(sender, msg)
         kept = self.rounds.get(msg.round)
@@ -825,7 +826,7 @@ class RelayDriver:
         if step.slot in self._slots:
             raise Caught(sender, "replayed", f"its {step.kind} step a second time")
         try:
-            self._check(sender, kept, step)
+            self._check(sender, kept, step, made_here)
         except Caught as e:
             if e.seat != sender or e.kind not in EVIDENT or step.kind not in SEALING_KINDS:
                 raise
@@ -844,10 +845,10 @@ class RelayDriver:
                 self.tampered = self.tampered or str(exc)
         return [(s, msg) for s in r.seats]
 
-    def _check(self, sender: int, kept: RelayRound, step: Step) -> None:
+    def _check(self, sender: int, kept: RelayRound, step: Step, made_here: bool) -> None:
         """Everything a step of a round is checked for before it is relayed (`Caught`)."""
         r = kept.round
-        when = LATER if self._later else NOW
+        when = OWN if made_here else LATER if self._later else NOW
         if step.kind in ("mask", "rekey"):
             take = r.on_mask if step.kind == "mask" else r.on_rekey
             check = take(sender, step.body, when)

@@ -344,7 +344,7 @@ class SealedHost:
                 driver.transcript.add(msg.signed(self.relay.table))
                 continue
             for reply in driver.receive(msg):
-                queue.extend(self.relay.receive(to, reply))
+                queue.extend(self.relay.receive(to, reply, made_here=True))
         return remote
 
     def _catch_up(self) -> None:
