@@ -16,6 +16,16 @@ the user alone.
 A restarted program then holds the host to
 the same deal instead of believing whatever it is told next.
 
+None of them is synced to the disk on the event loop, which a sync can stop for tens of
+milliseconds: the deal notes, the moves and the seed are written whole by the program's disk
+thread (`protocol.disk_worker.shared()`), in the order they were saved, and whoever must not
+speak before one is on the disk waits for that thread without blocking the loop (the client
+awaits `settled()` before its pledge, its part or its leave goes out, and
+`SealedSeedFile.saved()` before its signing key does). A read of a file this program still has
+a write of waiting finishes that write first. The token itself (written once per seat taken,
+never synced) and the told file (appended to as each sealed message is taken, before anything
+is answered, never synced) are written at once, so that a killed program loses neither.
+
 Two programs of one user at one table under one name would read the same file and hold the
 same token, and each would push the other out of the seat in turn. So a program that plays a
 seat claims its file first (`claim`): a lock the system drops when the program ends, however
@@ -32,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from protocol.address import format_address, parse_address
+from protocol.disk_worker import DiskWorker, shared
 from protocol.sealed_play import told
 
 try:
@@ -62,8 +73,15 @@ class SeatClaim:
 
 
 class SeatTokens:
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, worker: DiskWorker | None = None) -> None:
         self.folder = folder
+        self.worker = worker or shared()
+        """The thread that writes the deal notes, moves and seed (the program's own)."""
+
+    async def settled(self) -> None:
+        """Every file saved so far is written (and synced, for those that are), without
+        blocking the event loop."""
+        await self.worker.settled()
 
     def _path(self, address: str, name: str, suffix: str = ".token") -> Path:
         key = hashlib.sha256(f"{same_table(address)}\n{name}".encode()).hexdigest()[:32]
@@ -105,6 +123,7 @@ class SeatTokens:
     def load_deal(self, address: str, name: str) -> dict[str, Any] | None:
         """The deal notes kept for this table and name (an earlier release kept them inside the
         token's file), if any."""
+        self.worker.wait()  # ours still on their way are what is read
         try:
             deal = json.loads(self._path(address, name, ".deal").read_text())
         except (OSError, ValueError):
@@ -113,6 +132,7 @@ class SeatTokens:
 
     def load_moves(self, address: str, name: str) -> dict[str, Any] | None:
         """Which of the seat's moves were the program's own (see `OwnMoves`), if kept."""
+        self.worker.wait()
         try:
             moves = json.loads(self._path(address, name, ".moves").read_text())
         except (OSError, ValueError):
@@ -120,32 +140,44 @@ class SeatTokens:
         return moves if isinstance(moves, dict) else None
 
     def save_moves(self, address: str, name: str, moves: dict[str, Any]) -> None:
-        """Whole or not at all, as the deal notes (but unsynced: losing the latest costs only
-        the words of the log, not the deal's check)."""
-        path = self._path(address, name, ".moves")
-        fresh = path.with_suffix(".moves-new")
-        self._write(fresh, moves)
-        os.replace(fresh, path)
+        """Whole or not at all, as the deal notes, by the disk thread (but unsynced: losing
+        the latest costs only the words of the log, not the deal's check)."""
+        self._replace(self._path(address, name, ".moves"), moves, sync=False)
 
     def save(
         self, address: str, name: str, token: bytes, deal: dict[str, Any] | None = None
     ) -> None:
-        self._write(self._path(address, name), {"token": token.hex()})
+        self._write(self._path(address, name), json.dumps({"token": token.hex()}))
         if deal is not None:
             self.save_deal(address, name, deal)
 
     def save_deal(self, address: str, name: str, deal: dict[str, Any]) -> None:
-        """The notes, whole on disk before this returns (a crash leaves the old ones or these)."""
-        path = self._path(address, name, ".deal")
-        fresh = path.with_suffix(".deal-new")
-        self._write(fresh, deal, sync=True)
-        os.replace(fresh, path)
+        """The notes, whole on the disk once `settled()` (a crash leaves the old ones or
+        these)."""
+        self._replace(self._path(address, name, ".deal"), deal, sync=True)
 
-    def _write(self, path: Path, data: dict[str, Any], sync: bool = False) -> None:
+    def _replace(
+        self, path: Path, data: dict[str, Any], *, sync: bool, sync_folder: bool = False
+    ) -> None:
+        """Have the disk thread put `data` (as it is now) in place of `path`, whole: written to
+        a fresh file (synced), then renamed over it (the folder synced)."""
+        text = json.dumps(data)
+        fresh = path.with_suffix(path.suffix + "-new")
+        self.folder.mkdir(parents=True, exist_ok=True)  # now: files written at once go there too
+
+        def replace() -> None:
+            self._write(fresh, text, sync=sync)
+            os.replace(fresh, path)
+            if sync_folder:
+                _sync_folder(path.parent)
+
+        self.worker.submit(replace, key=path)
+
+    def _write(self, path: Path, text: str, sync: bool = False) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w") as f:
-            f.write(json.dumps(data))
+            f.write(text)
             if sync:
                 f.flush()
                 os.fsync(f.fileno())
@@ -159,8 +191,12 @@ class SeatTokens:
         return SealedSeedFile(self, self._path(address, name, ".sealed"))
 
     def forget_deal(self, address: str, name: str) -> None:
-        self._path(address, name, ".deal").unlink(missing_ok=True)
-        self._path(address, name, ".moves").unlink(missing_ok=True)
+        """After the notes and moves saved before (by the disk thread, in order)."""
+        self._unlink(self._path(address, name, ".deal"))
+        self._unlink(self._path(address, name, ".moves"))
+
+    def _unlink(self, path: Path) -> None:
+        self.worker.submit(lambda: path.unlink(missing_ok=True))
 
 
 class SealedSeedFile:
@@ -168,15 +204,17 @@ class SealedSeedFile:
 
     Keeping the seed is keeping the seat's secrets: whoever reads it can sign as that seat and
     unmask its cards for that game. So it is readable by the user alone, and whole on disk (or
-    not there at all) before the seat's signing key is sent. It goes once the game is checked
-    (its secrets are then published anyway), or the next sealed game's seed takes its place.
-    What the host told the seat goes with it (`told`)."""
+    not there at all) before the seat's signing key is sent: `save` has the disk thread write
+    it, sync it and rename it into place, and the client awaits `saved()` before the key goes.
+    It goes once the game is checked (its secrets are then published anyway), or the next
+    sealed game's seed takes its place. What the host told the seat goes with it (`told`)."""
 
     def __init__(self, tokens: SeatTokens, path: Path) -> None:
         self._tokens, self.path = tokens, path
         self.told = ToldFile(path.with_suffix(".told"))
 
     def load(self) -> dict[str, Any] | None:
+        self._tokens.worker.wait()  # a seed of ours still on its way is what is read
         try:
             data = json.loads(self.path.read_text())
         except (OSError, ValueError):
@@ -184,13 +222,15 @@ class SealedSeedFile:
         return data if isinstance(data, dict) else None
 
     def save(self, data: dict[str, Any]) -> None:
-        fresh = self.path.with_suffix(".sealed-new")
-        self._tokens._write(fresh, data, sync=True)
-        os.replace(fresh, self.path)
-        _sync_folder(self.path.parent)
+        """Whole on the disk, in place of any other seed, once `saved()`."""
+        self._tokens._replace(self.path, data, sync=True, sync_folder=True)
+
+    async def saved(self) -> None:
+        """The seed saved is on the disk (so are the files saved before it)."""
+        await self._tokens.settled()
 
     def forget(self) -> None:
-        self.path.unlink(missing_ok=True)
+        self._tokens._unlink(self.path)
         self.told.forget()
 
 
