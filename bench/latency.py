@@ -56,6 +56,16 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """The CPU time process `pid` has used so far, all its threads (Linux's schedstat, in
+    nanoseconds), or None where it cannot be read."""
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+        return sum(int((t / "schedstat").read_text().split()[0]) for t in tasks) / 1e9
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def file_system(folder: Path) -> str:
     """The type of the file system `folder` is on (Linux's /proc/mounts), or '?'."""
     try:
@@ -220,11 +230,13 @@ async def sealed_floor(samples: int, seats: int) -> list[float]:
 
 
 async def one_game(
-    game: str, players: int, spectators: int, home: Path
+    game: str, players: int, spectators: int, home: Path, cpu: dict[str, float]
 ) -> tuple[list[float], list[float]]:
     """Every action's latency, and apart the game-end action's (it is among them too). The
     players' programs run until their deal is checked before the host goes: none is left
-    reconnecting to it during the next game."""
+    reconnecting to it during the next game. Adds to `cpu` the CPU seconds the host's process
+    and this one used from the first action sent to the last update read (the work of the
+    game's actions, with neither the deal nor the end-of-game check)."""
     # The checkout's own code (see --against), imported here for that reason.
     from protocol.client import GameStarted, SeatTaken, TableClient, ViewChanged
     from protocol.known_hosts import KnownHosts
@@ -251,6 +263,10 @@ async def one_game(
     ends: list[float] = []
     done = asyncio.Event()
     clients: list[Any] = []
+    marks: dict[str, tuple[float | None, float]] = {}
+
+    def at(mark: str) -> None:
+        marks[mark] = (cpu_seconds(host.pid), time.process_time())
 
     async def player(name: str) -> None:
         client = TableClient(address, name, hosts)
@@ -274,10 +290,13 @@ async def one_game(
                         if over:  # the game-end action, with its results and audit
                             ends.append(latencies[-1])
                 if over:
-                    if seen.get(seq) == players:
+                    if seen.get(seq) == players and not done.is_set():
                         done.set()
+                        at("end")
                 elif bot is not None and client.my_turn and client.view is not None:
                     action = bot.choose(client.view, client.legal_actions())
+                    if not sent and not latencies:
+                        at("start")
                     sent[client.seq + 1] = time.perf_counter()
                     await client.act(action)
         try:
@@ -302,6 +321,10 @@ async def one_game(
     watchers.kill()
     host.wait()
     watchers.wait()
+    (host_start, here_start), (host_end, here_end) = marks["start"], marks["end"]
+    cpu["players"] = cpu.get("players", 0.0) + here_end - here_start
+    if host_start is not None and host_end is not None:
+        cpu["host"] = cpu.get("host", 0.0) + host_end - host_start
     return latencies, ends
 
 
@@ -346,9 +369,10 @@ async def one_run(args: argparse.Namespace) -> None:
         os.environ["NETCARDS_DATA_DIR"] = str(home / "data")
         latencies: list[float] = []
         ends: list[float] = []
+        cpu: dict[str, float] = {}
         for _ in range(args.games):
             game_latencies, game_ends = await one_game(
-                args.game, args.players, args.spectators, home
+                args.game, args.players, args.spectators, home, cpu
             )
             latencies += game_latencies
             ends += game_ends
@@ -362,6 +386,8 @@ async def one_run(args: argparse.Namespace) -> None:
                 "mean": statistics.fmean(latencies) * ms,
                 "max": max(latencies) * ms,
                 "ends_p99": percentile(ends, 99) * ms if ends else 0.0,
+                "host_cpu_us": cpu.get("host", 0.0) / len(latencies) * 1e6,
+                "players_cpu_us": cpu["players"] / len(latencies) * 1e6,
             }
         )
     )
@@ -410,18 +436,22 @@ def side_by_side(args: argparse.Namespace) -> None:
                 print(
                     f"  run {number + 1}: {spectators:>2} spectators, {names[index]:<7} "
                     f"journal {place:<6}: p50 {result['p50']:.3f} p99 {result['p99']:.3f} "
-                    f"ms ({result['actions']:.0f} actions)",
+                    f"ms ({result['actions']:.0f} actions); CPU an action: host "
+                    f"{result['host_cpu_us']:.0f} us, players {result['players_cpu_us']:.0f} us",
                     flush=True,
                 )
     print()
-    print("best (and spread) of the runs, ms:")
+    print("best (and spread) of the runs: latency in ms, CPU an action in us")
     print(
-        f"{'spectators':>10}  {'code':<8}{'journal':<8}{'p50':>24}{'p99':>24}{'game ends p99':>24}"
+        f"{'spectators':>10}  {'code':<8}{'journal':<8}{'p50':>22}{'p99':>24}"
+        f"{'game ends p99':>24}{'host CPU':>16}{'players CPU':>16}"
     )
     for (spectators, name, place), runs in results.items():
         print(
-            f"{spectators:>10}  {name:<8}{place:<8}{spread([r['p50'] for r in runs]):>24}"
+            f"{spectators:>10}  {name:<8}{place:<8}{spread([r['p50'] for r in runs]):>22}"
             f"{spread([r['p99'] for r in runs]):>24}{spread([r['ends_p99'] for r in runs]):>24}"
+            f"{min(r['host_cpu_us'] for r in runs):>16.0f}"
+            f"{min(r['players_cpu_us'] for r in runs):>16.0f}"
         )
     print()
     for spectators in cases:
