@@ -112,7 +112,6 @@ def test_seat_tokens_keep_the_deal_notes_privately_and_read_old_files(tmp_path: 
     tokens.forget("h:1", "Ann")  # a refused token: the notes stay, the host cannot wipe them
     assert not file.exists() and tokens.load_deal("h:1", "Ann") == {"host_commitment": "ab"}
     tokens.forget_deal("h:1", "Ann")
-    tokens.worker.wait()  # the program's disk thread does it, after the saves before it
     assert not notes.exists()
     file.write_text((b"u" * 32).hex())  # as an earlier release wrote it
     assert tokens.load("h:1", "Ann") == b"u" * 32 and tokens.load_deal("h:1", "Ann") is None

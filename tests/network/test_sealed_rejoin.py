@@ -252,7 +252,6 @@ async def test_a_dropped_player_takes_its_seat_back_and_the_game_is_verified(
     assert server.session.sealed_host.verdict == "deal verified"
     assert not [r for r in ann.refused + bob.refused if r.code == "cheated"]
     kept = bob.tokens.sealed_seed(bob.client.address, "B")
-    bob.tokens.worker.wait()  # the program's disk thread removes it
     assert not kept.path.exists(), "the seed of a checked game is gone"
     assert not kept.told.path.exists(), "and what its host told the seat"
 

@@ -1,6 +1,7 @@
-"""A player's files beside its seat token are synced by the program's disk thread, never on the
-event loop, and what must be on the disk before a message leaves still is: the deal notes
-before our pledge and our part, a sealed seat's seed before its signing key (docs/sealed.md).
+"""A player's files beside its seat token are written at once and synced by the program's disk
+thread, never on the event loop, and what must be on the disk before a message leaves still
+is: the deal notes before our pledge and our part, a sealed seat's seed before its signing key
+(docs/sealed.md).
 
 The disk is made slow here (each sync of those files takes 0.15 s): the loop goes on meanwhile,
 and each message waits for its file, whole on the disk, without blocking anything else.
@@ -41,7 +42,7 @@ class SlowDisk:
 
         def fsync(fd: int) -> None:
             name = os.readlink(f"/proc/self/fd/{fd}")
-            if name.endswith("-new"):  # a seat file about to be renamed into place
+            if "/seats" in name:  # a seat file, or the folder of one
                 time.sleep(SLOW)
             real(fd)
             self.synced.append((Path(name).name, threading.get_ident(), time.monotonic()))
@@ -75,14 +76,15 @@ async def test_the_deal_notes_are_on_the_disk_before_our_pledge_and_part_leave(
         KnownHosts(tmp_path / "hosts"),
         keep_deal=lambda deal: tokens.save_deal(address, "Ann", deal.to_data()),
     )
-    on_disk_when_sent: list[tuple[str, Any, Any]] = []
+    on_disk_when_sent: list[tuple[str, Any, Any, bool]] = []
     send = client._send
 
     async def sending(message: Any) -> None:
         if isinstance(message, Pledge | Contribute):
             path = tokens._path(address, "Ann", ".deal")
             kept = json.loads(path.read_text()) if path.exists() else None
-            on_disk_when_sent.append((message.TYPE, kept, client.deal.to_data()))
+            synced = tokens.worker.idle()  # no sync of the notes still to come
+            on_disk_when_sent.append((message.TYPE, kept, client.deal.to_data(), synced))
         await send(message)
 
     monkeypatch.setattr(client, "_send", sending)
@@ -98,14 +100,15 @@ async def test_the_deal_notes_are_on_the_disk_before_our_pledge_and_part_leave(
         ticker.cancel()
         runner.cancel()
         await server.close()
-    assert [what for what, _, _ in on_disk_when_sent] == ["pledge", "contribute"]
-    for what, kept, notes in on_disk_when_sent:
+    assert [what for what, _, _, _ in on_disk_when_sent] == ["pledge", "contribute"]
+    for what, kept, notes, synced in on_disk_when_sent:
         assert kept == notes, f"the notes on the disk when our {what} left were not the last"
+        assert synced, f"our {what} left before the notes were synced"
     assert DealWitness.restore(on_disk_when_sent[-1][1]).revealed, "our part is noted as out"
     loop = threading.get_ident()
-    deal_syncs = disk.threads(".deal-new")
+    deal_syncs = disk.threads(".deal")
     assert deal_syncs and loop not in deal_syncs, "the notes were synced off the event loop"
-    first = min(when for name, _, when in disk.synced if name.endswith(".deal-new"))
+    first = min(when for name, _, when in disk.synced if name.endswith(".deal"))
     assert len([t for t in ticks if first - SLOW < t < first]) >= 5, "the loop ran on meanwhile"
 
 
@@ -118,12 +121,14 @@ async def test_a_sealed_seats_seed_is_on_the_disk_before_its_signing_key_leaves(
     ann = Player(tmp_path, server.port, "A")
     seed_file = ann.tokens.sealed_seed(ann.client.address, "A")
     first_sealed: list[dict[str, Any] | None] = []
+    sent_at: list[float] = []
     send = ann.client._send
 
     async def sending(message: Any) -> None:
         if isinstance(message, Sealed) and not first_sealed:
             there = seed_file.path.exists()  # (raising here would look like a dropped link)
             first_sealed.append(json.loads(seed_file.path.read_text()) if there else None)
+            sent_at.append(time.monotonic())
         await send(message)
 
     monkeypatch.setattr(ann.client, "_send", sending)
@@ -134,6 +139,10 @@ async def test_a_sealed_seats_seed_is_on_the_disk_before_its_signing_key_leaves(
         await close(server, [ann, bea])
     assert first_sealed and first_sealed[0] is not None
     assert first_sealed[0]["seed"] and first_sealed[0]["seat"] == ann.client.seat
+    (sent,) = sent_at
+    for synced in (seed_file.path.name, seed_file.path.parent.name):  # the seed, its name
+        ended = [when for name, _, when in disk.synced if name == synced]
+        assert ended and min(ended) <= sent, f"the signing key left before {synced} was synced"
     assert ann.client.sealed_verdict == bea.client.sealed_verdict == "deal verified"
-    seed_syncs = disk.threads(".sealed-new")  # (the loop is busy with the deal's proofs
+    seed_syncs = disk.threads(".sealed")  # (the loop is busy with the deal's proofs
     assert seed_syncs and threading.get_ident() not in seed_syncs  # here: no ticks to count)

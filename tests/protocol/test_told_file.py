@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from netcards.games.via_gladiola import GAME
-from protocol.disk_worker import shared
 from protocol.sealed.errors import Caught
 from protocol.sealed.group import commit
 from protocol.sealed.messages import SealMessage, SealRound, SealStep
@@ -163,6 +162,5 @@ def test_the_record_is_the_users_alone_and_goes_with_the_seed(tmp_path: Path) ->
     assert seed_file.told.load(NOTE) is None
     assert seed_file.told.load({**NOTE, "commitment": "cd" * 32}) == {}
     seed_file.forget()  # the game checked
-    shared().wait()  # the seed goes by the program's disk thread, after its save
     assert not seed_file.path.exists() and not seed_file.told.path.exists()
     assert not any(tmp_path.rglob("*.told*"))
