@@ -1,9 +1,19 @@
 """Loopback latency: from a player's action to every seat having the resulting update.
 
-A headless host process runs a table whose seats are all remote clients; this process runs five
-bot-driven player clients and twenty spectators on one event loop. For every action we time the
-moment the acting client sends it until the last of the five seats has decoded the update it
-caused. Beside it, in the same run, two floors:
+A headless host process runs a table whose seats are all remote clients; a process of its own
+runs five bot-driven player clients on one event loop, and another the spectators. For every
+action we time the moment the acting client sends it until the last of the five seats has
+decoded the update it caused.
+
+The same measure runs with the host's journal on the disk and in memory (a memory file system,
+`/dev/shm`), in fresh processes taking turns, so that what the disk costs the table shows in
+the same sitting: the host syncs its journal a few milliseconds after each burst of actions,
+and a sync that held up the event loop would show here as a p99 far above the memory one.
+`--against DIR` runs the same measure with the code of another checkout (the players', the
+spectators' and the host's), in turns with this one, as `bench/sidebyside.py` does for the
+other benchmarks. Each figure is printed as the best of the runs and their spread.
+
+Beside them, measured once at the end with this checkout's code, two floors:
 
 - a bare msgpack echo over loopback TCP with the same payload sizes: what any protocol on this
   machine pays for one message there and back;
@@ -12,7 +22,8 @@ caused. Beside it, in the same run, two floors:
   read and opened on one event loop here. No game, no journal, no checks, raw asyncio
   protocols: what five encrypted seats cost in Python before the table does anything.
 
-    python -m bench.latency [--game via-gladiola] [--games 10] [--spectators 20]
+    python -m bench.latency [--games 10] [--runs 3] [--spectators 0,20] [--against DIR]
+                            [--journal disk,memory] [--disk-dir D] [--memory-dir D] [--no-floors]
 """
 
 from __future__ import annotations
@@ -20,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextvars
+import json
 import os
 import re
 import statistics
@@ -33,16 +45,44 @@ from typing import Any
 import msgpack
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
-from netcards.bots.registry import make_bot
-from protocol.client import GameStarted, SeatTaken, TableClient, ViewChanged
-from protocol.known_hosts import KnownHosts
-
+SCRIPT = str(Path(__file__).resolve())
+HERE = Path(SCRIPT).parent.parent
+"""This checkout (the folder that holds `bench/`)."""
 LISTENING = re.compile(r"listening \S+:(\d+) fingerprint")
 
 
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """The CPU time process `pid` has used so far, all its threads (Linux's schedstat, in
+    nanoseconds), or None where it cannot be read."""
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+        return sum(int((t / "schedstat").read_text().split()[0]) for t in tasks) / 1e9
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def file_system(folder: Path) -> str:
+    """The type of the file system `folder` is on (Linux's /proc/mounts), or '?'."""
+    try:
+        mounts = Path("/proc/mounts").read_text().splitlines()
+    except OSError:
+        return "?"
+    best, kind = "", "?"
+    where = str(folder.resolve())
+    for line in mounts:
+        parts = line.split()
+        if len(parts) < 3:
+            continue
+        mount = parts[1]
+        inside = where == mount or where.startswith(mount.rstrip("/") + "/")
+        if inside and len(mount) >= len(best):
+            best, kind = mount, parts[2]
+    return kind
 
 
 async def echo_floor(samples: int, size: int) -> list[float]:
@@ -146,7 +186,10 @@ async def sealed_floor(samples: int, seats: int) -> list[float]:
     """Round trips from an action sealed to the floor host until every seat has opened and
     unpacked its update; the seats act in turn, each as soon as the last update is read."""
     server = subprocess.Popen(
-        [sys.executable, "-m", "bench.latency", "--floor-host"], stdout=subprocess.PIPE, text=True
+        [sys.executable, "-P", SCRIPT, "--floor-host"],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=str(HERE)),
     )
     assert server.stdout is not None
     port = int(server.stdout.readline())
@@ -187,13 +230,26 @@ async def sealed_floor(samples: int, seats: int) -> list[float]:
 
 
 async def one_game(
-    game: str, players: int, spectators: int, home: Path
+    game: str, players: int, spectators: int, home: Path, cpu: dict[str, float]
 ) -> tuple[list[float], list[float]]:
-    """Every action's latency, and apart the game-end action's (it is among them too)."""
+    """Every action's latency, and apart the game-end action's (it is among them too). The
+    players' programs run until their deal is checked before the host goes: none is left
+    reconnecting to it during the next game. Adds to `cpu` the CPU seconds the host's process
+    and this one used from the first action sent to the last update read (the work of the
+    game's actions, with neither the deal nor the end-of-game check)."""
+    # The checkout's own code (see --against), imported here for that reason.
+    from protocol.client import GameStarted, SeatTaken, TableClient, ViewChanged
+    from protocol.known_hosts import KnownHosts
+
+    try:
+        from netcards.bots.registry import make_bot
+    except ImportError:  # an older checkout kept it beside the bots' base class
+        from netcards.bots.base import make_bot  # type: ignore[attr-defined,no-redef]
+
     host = subprocess.Popen(
-        [sys.executable, "-c", "from ui.cli import main; main()", "host", "--headless",
+        [sys.executable, "-P", "-c", "from ui.cli import main; main()", "host", "--headless",
          "--game", game, "--players", str(players), "--port", "0", "--discovery-port", "0",
-         "--journal", str(home / f"{time.time_ns()}.journal")],
+         "--journal", str(home / "journals" / f"{time.time_ns()}.journal")],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
     )  # fmt: skip
     assert host.stdout is not None
@@ -206,9 +262,15 @@ async def one_game(
     latencies: list[float] = []
     ends: list[float] = []
     done = asyncio.Event()
+    clients: list[Any] = []
+    marks: dict[str, tuple[float | None, float]] = {}
+
+    def at(mark: str) -> None:
+        marks[mark] = (cpu_seconds(host.pid), time.process_time())
 
     async def player(name: str) -> None:
         client = TableClient(address, name, hosts)
+        clients.append(client)
         runner = asyncio.create_task(client.run())
         bot: Any = None
         while not done.is_set():
@@ -228,28 +290,41 @@ async def one_game(
                         if over:  # the game-end action, with its results and audit
                             ends.append(latencies[-1])
                 if over:
-                    if seen.get(seq) == players:
+                    if seen.get(seq) == players and not done.is_set():
                         done.set()
+                        at("end")
                 elif bot is not None and client.my_turn and client.view is not None:
                     action = bot.choose(client.view, client.legal_actions())
+                    if not sent and not latencies:
+                        at("start")
                     sent[client.seq + 1] = time.perf_counter()
                     await client.act(action)
-        runner.cancel()
+        try:
+            await asyncio.wait_for(runner, 30)  # its audit, then it ends by itself
+        except (TimeoutError, asyncio.CancelledError):
+            runner.cancel()
 
     # The spectators live in a process of their own, as on a real network, and are all seated
     # before the players sit down, so that their handshakes are not part of the measure.
     watchers = subprocess.Popen(
-        [sys.executable, "-m", "bench.latency", "--watch", address, "--spectators", str(spectators)],
+        [sys.executable, "-P", SCRIPT, "--watch", address, "--spectators", str(spectators)],
         stdout=subprocess.PIPE, text=True,
     )  # fmt: skip
     assert watchers.stdout is not None
     assert watchers.stdout.readline().strip() == "watching"
     tasks = [asyncio.create_task(player(f"P{i}")) for i in range(players)]
     await asyncio.wait_for(done.wait(), 300)
+    await asyncio.wait(tasks, timeout=60)
     for task in tasks:
         task.cancel()
     host.kill()
     watchers.kill()
+    host.wait()
+    watchers.wait()
+    (host_start, here_start), (host_end, here_end) = marks["start"], marks["end"]
+    cpu["players"] = cpu.get("players", 0.0) + here_end - here_start
+    if host_start is not None and host_end is not None:
+        cpu["host"] = cpu.get("host", 0.0) + host_end - host_start
     return latencies, ends
 
 
@@ -264,6 +339,9 @@ async def watch(address: str, spectators: int) -> None:
 
     A host takes only a few spectators from one address, so they come from 127.0.0.2, .3 and
     so on, a few each, as from the machines of a real network (all of 127/8 is loopback)."""
+    from protocol.client import TableClient
+    from protocol.known_hosts import KnownHosts
+
     open_connection = asyncio.open_connection
 
     async def from_source(*args: Any, **kwargs: Any) -> Any:
@@ -282,41 +360,143 @@ async def watch(address: str, spectators: int) -> None:
     await asyncio.gather(*runners)
 
 
-async def main_async(args: argparse.Namespace) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
+async def one_run(args: argparse.Namespace) -> None:
+    """One run (a process of its own, this checkout's code or another's): `--games` games
+    with the journal in `--run-in`; prints one JSON line of figures."""
+    with tempfile.TemporaryDirectory(dir=args.run_in) as tmp:
         home = Path(tmp)
         os.environ["NETCARDS_CONFIG_DIR"] = str(home / "config")
         os.environ["NETCARDS_DATA_DIR"] = str(home / "data")
         latencies: list[float] = []
         ends: list[float] = []
+        cpu: dict[str, float] = {}
         for _ in range(args.games):
             game_latencies, game_ends = await one_game(
-                args.game, args.players, args.spectators, home
+                args.game, args.players, args.spectators, home, cpu
             )
             latencies += game_latencies
             ends += game_ends
-        floor = await echo_floor(max(200, len(latencies)), 600)
-        sealed = await sealed_floor(max(200, len(latencies)), args.players)
     ms = 1000.0
-    print(f"{args.game}: {args.players} bot-driven seats, {args.spectators} spectators, "
-          f"{len(latencies)} actions ({len(ends)} game ends among them)")  # fmt: skip
+    print(
+        json.dumps(
+            {
+                "actions": len(latencies),
+                "p50": percentile(latencies, 50) * ms,
+                "p99": percentile(latencies, 99) * ms,
+                "mean": statistics.fmean(latencies) * ms,
+                "max": max(latencies) * ms,
+                "ends_p99": percentile(ends, 99) * ms if ends else 0.0,
+                "host_cpu_us": cpu.get("host", 0.0) / len(latencies) * 1e6,
+                "players_cpu_us": cpu["players"] / len(latencies) * 1e6,
+            }
+        )
+    )
+
+
+def run(tree: Path, args: argparse.Namespace, spectators: int, folder: Path) -> dict[str, float]:
+    """One run in a fresh process with `tree`'s code and the journal in `folder`."""
+    command = [
+        sys.executable, "-P", SCRIPT, "--one-run", "--run-in", str(folder), "--game", args.game,
+        "--players", str(args.players), "--spectators", str(spectators),
+        "--games", str(args.games),
+    ]  # fmt: skip
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    out = subprocess.run(command, env=env, cwd=tree, check=True, capture_output=True, text=True)
+    result: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
+def spread(values: list[float]) -> str:
+    return f"{min(values):.3f} ({min(values):.3f}-{max(values):.3f})"
+
+
+def side_by_side(args: argparse.Namespace) -> None:
+    trees = [HERE] if args.against is None else [HERE, args.against.resolve()]
+    names = ["this"] + (["against"] if args.against is not None else [])
+    folders = {"disk": args.disk_dir, "memory": args.memory_dir}
+    places = [p for p in args.journal.split(",") if p]
+    cases = [int(n) for n in args.spectators.split(",")]
+    print(f"{args.game}: {args.players} bot-driven seats, {args.games} games a run, "
+          f"{args.runs} runs of each, in turns")  # fmt: skip
+    for place in places:
+        print(f"  journal {place}: {folders[place]} ({file_system(Path(folders[place]))})")
+    if args.against is not None:
+        print(f"  against: {args.against}")
+    results: dict[tuple[int, str, str], list[dict[str, float]]] = {}
+    for spectators in cases:
+        for number in range(args.runs):
+            # Turns: the order changes every run, so neither side always follows the other.
+            order = [(t, p) for t in range(len(trees)) for p in places]
+            if number % 2:
+                order.reverse()
+            for index, place in order:
+                key = (spectators, names[index], place)
+                result = run(trees[index], args, spectators, Path(folders[place]))
+                results.setdefault(key, []).append(result)
+                print(
+                    f"  run {number + 1}: {spectators:>2} spectators, {names[index]:<7} "
+                    f"journal {place:<6}: p50 {result['p50']:.3f} p99 {result['p99']:.3f} "
+                    f"ms ({result['actions']:.0f} actions); CPU an action: host "
+                    f"{result['host_cpu_us']:.0f} us, players {result['players_cpu_us']:.0f} us",
+                    flush=True,
+                )
+    print()
+    print("best (and spread) of the runs: latency in ms, CPU an action in us")
+    print(
+        f"{'spectators':>10}  {'code':<8}{'journal':<8}{'p50':>22}{'p99':>24}"
+        f"{'game ends p99':>24}{'host CPU':>16}{'players CPU':>16}"
+    )
+    for (spectators, name, place), runs in results.items():
+        print(
+            f"{spectators:>10}  {name:<8}{place:<8}{spread([r['p50'] for r in runs]):>22}"
+            f"{spread([r['p99'] for r in runs]):>24}{spread([r['ends_p99'] for r in runs]):>24}"
+            f"{min(r['host_cpu_us'] for r in runs):>16.0f}"
+            f"{min(r['players_cpu_us'] for r in runs):>16.0f}"
+        )
+    print()
+    for spectators in cases:
+        for name in names:
+            disk, memory = (
+                results.get((spectators, name, "disk")),
+                results.get((spectators, name, "memory")),
+            )
+            if disk and memory:
+                ratios = [d["p99"] / m["p99"] for d, m in zip(disk, memory, strict=True)]
+                print(
+                    f"{spectators:>2} spectators, {name}: p99 on disk / in memory, best "
+                    f"{min(r['p99'] for r in disk) / min(r['p99'] for r in memory):.2f}x; "
+                    f"run by run {', '.join(f'{r:.2f}x' for r in ratios)}"
+                )
+        for place in places:
+            mine, theirs = (
+                results.get((spectators, "this", place)),
+                results.get((spectators, "against", place)),
+            )
+            if mine and theirs:
+                ratios = [a["p50"] / b["p50"] for a, b in zip(mine, theirs, strict=True)]
+                print(
+                    f"{spectators:>2} spectators, journal {place}: p50 this / against, best "
+                    f"{min(r['p50'] for r in mine) / min(r['p50'] for r in theirs):.2f}x; "
+                    f"run by run {', '.join(f'{r:.2f}x' for r in ratios)}"
+                )
+
+
+async def floors(samples: int, seats: int) -> None:
+    floor = await echo_floor(samples, 600)
+    sealed = await sealed_floor(samples, seats)
+    ms = 1000.0
+    print()
+    print(f"floors, this checkout, {samples} round trips each:")
     print(f"{'':<34}{'p50 ms':>9}{'p99 ms':>9}{'mean ms':>9}{'max ms':>9}")
     for label, values in (
-        ("action -> every seat updated", latencies),
-        ("  of which game-end actions", ends),
         ("bare msgpack echo", floor),
-        (f"sealed fan-out to {args.players}, no game", sealed),
+        (f"sealed fan-out to {seats}, no game", sealed),
     ):
-        if values:
-            print(
-                f"{label:<34}{percentile(values, 50) * ms:>9.3f}"
-                f"{percentile(values, 99) * ms:>9.3f}{statistics.fmean(values) * ms:>9.3f}"
-                f"{max(values) * ms:>9.3f}"
-            )
-    print(
-        f"ratios to the bare echo: p50 {percentile(latencies, 50) / percentile(floor, 50):.1f}x, "
-        f"p99 {percentile(latencies, 99) / percentile(floor, 99):.1f}x"
-    )
+        print(
+            f"{label:<34}{percentile(values, 50) * ms:>9.3f}"
+            f"{percentile(values, 99) * ms:>9.3f}{statistics.fmean(values) * ms:>9.3f}"
+            f"{max(values) * ms:>9.3f}"
+        )
     print(
         f"the sealed fan-out to the bare echo: p50 "
         f"{percentile(sealed, 50) / percentile(floor, 50):.1f}x, "
@@ -328,17 +508,34 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="via-gladiola")
     parser.add_argument("--players", type=int, default=5)
-    parser.add_argument("--spectators", type=int, default=20)
-    parser.add_argument("--games", type=int, default=10, help="more games, a steadier p99")
+    parser.add_argument(
+        "--spectators", default="0,20", help="the cases to measure, comma-separated"
+    )
+    parser.add_argument("--games", type=int, default=10, help="games a run: more, a steadier p99")
+    parser.add_argument("--runs", type=int, default=3, help="runs of each case, in turns")
+    parser.add_argument("--against", type=Path, help="another checkout to measure beside this one")
+    parser.add_argument(
+        "--journal", default="disk,memory", help="where the host's journal goes: disk, memory"
+    )
+    parser.add_argument("--disk-dir", default=tempfile.gettempdir(), help="a folder on the disk")
+    parser.add_argument("--memory-dir", default="/dev/shm", help="a folder on a memory file system")
+    parser.add_argument("--no-floors", action="store_true", help="skip the echo and fan-out")
+    parser.add_argument("--one-run", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--run-in", help=argparse.SUPPRESS)
     parser.add_argument("--watch", help=argparse.SUPPRESS)
     parser.add_argument("--floor-host", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.floor_host:
         floor_host()
     elif args.watch:
-        asyncio.run(watch(args.watch, args.spectators))
+        asyncio.run(watch(args.watch, int(args.spectators)))
+    elif args.one_run:
+        args.spectators = int(args.spectators)
+        asyncio.run(one_run(args))
     else:
-        asyncio.run(main_async(args))
+        side_by_side(args)
+        if not args.no_floors:
+            asyncio.run(floors(500, args.players))
 
 
 if __name__ == "__main__":

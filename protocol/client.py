@@ -48,6 +48,7 @@ from protocol.client_notices import (
     ViewChanged,
 )
 from protocol.deal_witness import DealWitness
+from protocol.disk_worker import shared
 from protocol.errors import (
     STREAM_ERRORS,
     ErrorCode,
@@ -296,6 +297,7 @@ class TableClient(HostMessages):
 
     async def leave(self, reason: str = "") -> None:
         self._leaving = True
+        await shared().settled()  # the notes that say we left are on the disk before we go
         with contextlib.suppress(Exception):
             await self._send(Leave(reason))
         self._hang_up()

@@ -32,6 +32,7 @@ from protocol.client_notices import (
 )
 from protocol.client_sealed import SealedClient
 from protocol.deal_witness import DealTampered, DealWitness
+from protocol.disk_worker import shared
 from protocol.errors import STREAM_ERRORS, ErrorCode
 from protocol.limits import CHAT_MEMORY
 from protocol.messages import (
@@ -311,11 +312,13 @@ class HostMessages(SealedClient):
             )
             self._keep_deal()
             if mine is not None:
+                await shared().settled()  # the notes on the disk first
                 await self._send(Pledge(mine))
         elif isinstance(message, Pledges):
             part = self.deal.on_pledges({p.seat: p.commitment for p in message.pledges}, self.seat)
             self._keep_deal()  # on disk before the host can know our part
             if part is not None:
+                await shared().settled()  # the notes on the disk first
                 await self._send(Contribute(part))
         else:
             parts = {c.seat: c.part for c in message.contributions}
@@ -375,6 +378,9 @@ class HostMessages(SealedClient):
         raise Fatal(f"deal NOT verified: {reason}", "sealed_lie")
 
     def _keep_deal(self) -> None:
+        """Have the notes saved (`keep_deal`); what must not go out before they are on the disk
+        awaits the program's disk thread first
+        (`protocol.disk_worker.shared().settled()`, which does not block the loop)."""
         if self.keep_deal is not None:
             with contextlib.suppress(OSError):  # a full disk costs only the memory of a restart
                 self.keep_deal(self.deal)

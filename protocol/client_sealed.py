@@ -142,6 +142,8 @@ class SealedClient:
         # (its `seal_acted`), and one it never took (a host that crashed before reading it) is
         # lost, so our engine asks for it again. Waiting for its answer would wait for ever.
         self.awaiting = False
+        if self.seed_file is not None:
+            await self.seed_file.saved()  # a new seed is on the disk before the key leaves
         await self._send(Sealed(encode(self.sealed.hello())))
 
     def _sealed_history(self, args: Mapping[str, Any]) -> None:

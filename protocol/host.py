@@ -7,7 +7,11 @@ bytes into each connection's sans-IO `HostConnection` and one writer task draini
 queue, so a slow or stuck client never delays the others: when its queue is full it is
 disconnected, and may rejoin with its seat token; the password's stretching; pings). Every accepted
 action is in the journal (flushed) before any player hears of it, and synced to the disk a
-moment later (see `journal_file`).
+moment later by the journal's own thread (see `journal_file`): the event loop never waits for
+the disk. A record the session wants on the disk before anything after it (`Journal.durable`:
+a game's start, the close, a sealed choice's commitment) holds the effects that follow it, and
+those of every later input, in order, until that thread says it is synced; the loop meanwhile
+goes on reading, pinging and taking inputs.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import asyncio
 import contextlib
 import os
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -96,6 +101,11 @@ class TableHost(Links):
         self._responder: Responder | None = None
         self._clock_tasks: set[asyncio.Task[bool]] = set()
         self._sync_timer: asyncio.TimerHandle | None = None
+        self._held: deque[Effect] | None = None
+        """Effects waiting for a durable journal record to reach the disk, in order (None: none
+        wait, effects are performed as they come)."""
+        self._released = asyncio.Event()
+        self._released.set()
 
     # -- what the session holds, as the host's public face -----------------------------------------
 
@@ -153,6 +163,7 @@ class TableHost(Links):
         if self._server is not None:
             self._server.close()
         self._perform(self.session.end_table())
+        await self._released.wait()  # the close's record is on the disk, and what it held done
         writers = [task for peer in self.peers.values() for task in peer.tasks]
         if writers:
             await asyncio.wait(writers, timeout=2.0)  # the last words reach everyone first
@@ -161,7 +172,7 @@ class TableHost(Links):
         self._timers.clear()
         if self._sync_timer is not None:
             self._sync_timer.cancel()
-            self._sync_journal()
+            self._sync_timer = None
         for clock_task in self._clock_tasks:
             clock_task.cancel()
         for task in (self._bots, self._liveness_task):
@@ -176,7 +187,7 @@ class TableHost(Links):
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._server.wait_closed(), 2)
         if self.journal is not None:
-            self.journal.close()
+            await asyncio.to_thread(self.journal.close)  # its last sync, off the loop
 
     async def linger(self, seconds: float) -> None:
         """Give clients a moment to receive the last messages (results, audit)."""
@@ -212,7 +223,15 @@ class TableHost(Links):
     # -- carrying out the session's effects --------------------------------------------------------
 
     def _perform(self, effects: Iterable[Effect]) -> None:
-        for effect in effects:
+        if self._held is not None:
+            self._held.extend(effects)  # after the ones already waiting for the disk
+            return
+        pending = iter(effects)
+        for effect in pending:
+            if self._held is not None:  # an input taken meanwhile waits for the disk: so do we
+                self._held.append(effect)
+                self._held.extend(pending)
+                return
             if isinstance(effect, Send):
                 peer = self.peers.get(effect.to)
                 if peer is not None:
@@ -224,7 +243,10 @@ class TableHost(Links):
             elif isinstance(effect, Drop):
                 self._drop(effect)
             elif isinstance(effect, Journal):
-                self._journal(effect)
+                if self._journal(effect):
+                    self._held = deque(pending)
+                    self._released.clear()
+                    return
             elif isinstance(effect, SetTimer):
                 self._set_timer(effect.key, effect.delay)
             elif isinstance(effect, CancelTimer):
@@ -268,31 +290,59 @@ class TableHost(Links):
         self._timers.pop(key, None)
         self._perform(self.session.timer_fired(key, time.monotonic()))
 
-    def _journal(self, effect: Journal) -> None:
-        if self.journal is None:
-            return
+    def _journal(self, effect: Journal) -> bool:
+        """Write the record; True when what follows must wait until it is on the disk."""
+        journal = self.journal
+        if journal is None:
+            return False
+        try:
+            journal.write(effect.record)
+        except OSError as exc:  # the table goes on; its journal says less than it should
+            self.log(f"could not write the journal: {exc.strerror or exc}")
+            return False
         if effect.durable:
-            try:
-                self.journal.append(effect.record)
-            except OSError as exc:  # the table goes on; its journal says less than it should
-                self.log(f"could not write the journal: {exc.strerror or exc}")
-            return
-        self.journal.write(effect.record)
+            loop = asyncio.get_running_loop()
+
+            def synced(error: BaseException | None) -> None:  # in the journal's thread
+                with contextlib.suppress(RuntimeError):  # the loop is gone: so is the table
+                    loop.call_soon_threadsafe(self._synced, error)
+
+            return journal.after_sync(synced)
         if self._sync_timer is None:
             # The players get their update first: the sync to the disk need not keep them
             # waiting (the updates are sent before this timer can fire).
             self._sync_timer = asyncio.get_running_loop().call_later(
                 self.settings.journal_sync_delay, self._sync_journal
             )
+        return False
+
+    def _synced(self, error: BaseException | None) -> None:
+        """The durable record is on the disk (or could not be synced): what it held goes on."""
+        if error is not None:
+            self._sync_failed(error)
+        held, self._held = self._held, None
+        if held:
+            self._perform(held)
+        if self._held is None:
+            self._released.set()
 
     def _sync_journal(self) -> None:
         self._sync_timer = None
         if self.journal is None:
             return
-        try:
-            self.journal.make_durable()
-        except OSError as exc:  # the game goes on; a crash now would still find the records
-            self.log(f"could not sync the journal to the disk: {exc.strerror or exc}")
+        loop = asyncio.get_running_loop()
+
+        def synced(error: BaseException | None) -> None:  # in the journal's thread
+            if error is not None:
+                with contextlib.suppress(RuntimeError):
+                    loop.call_soon_threadsafe(self._sync_failed, error)
+
+        self.journal.sync_soon(synced)
+
+    def _sync_failed(self, error: BaseException) -> None:
+        # The game goes on; a crash of this process would still find the records.
+        text = error.strerror if isinstance(error, OSError) and error.strerror else error
+        self.log(f"could not sync the journal to the disk: {text}")
 
     # -- the bots -----------------------------------------------------------------------------------
 

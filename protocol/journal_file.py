@@ -8,6 +8,13 @@ and neither the players nor the next action should wait for it. A power cut in b
 lose those last actions, which their players had seen: the host that resumes tells them they
 are taken back, as it does for a torn record.
 
+The sync is never made on the event loop: each journal has a thread of its own for it
+(`disk_worker.py`), which `sync_soon` asks and `after_sync` waits for (a record that must be on
+the disk before anything after it happens, such as a game's start, holds what follows until
+that thread says so). A sync can take tens of milliseconds on a busy disk; on the loop, every
+action then in flight waited for it. `append` and `make_durable` sync on the calling thread,
+for a program that has no loop running (a test, `close`).
+
 A crash can still leave the last line half-written, or (a power cut) the last records'
 blocks zero-filled. Such a torn end is dropped when the journal is read, and cut off the file before anything is appended to it (`JournalWriter`
 does it when it opens the file), so that a second crash never leaves a damaged line in the
@@ -21,6 +28,8 @@ import json
 import os
 from pathlib import Path
 from typing import IO, Any
+
+from protocol.disk_worker import DiskWorker, Done
 
 
 class JournalError(Exception):
@@ -57,8 +66,9 @@ class JournalWriter:
         """Bytes of a torn last record cut off when the file was opened (0: none)."""
         self._file: IO[str] = path.open("a", encoding="utf-8")
         os.chmod(path, 0o600)
-        if created and sync:  # the new file's name must survive a power cut too
-            _sync_folder(path.parent)
+        self._worker = DiskWorker(f"journal {path.name}")
+        if created and sync:  # the new file's name must survive a power cut too (before any
+            self._worker.submit(lambda: _sync_folder(path.parent))  # of its records, in order)
 
     @staticmethod
     def _repair(path: Path) -> int:
@@ -79,7 +89,7 @@ class JournalWriter:
         return len(data) - keep
 
     def append(self, record: dict[str, Any]) -> None:
-        """Write `record` and make it durable now."""
+        """Write `record` and make it durable now, on this thread (not on an event loop)."""
         self.write(record)
         self.make_durable()
 
@@ -88,15 +98,38 @@ class JournalWriter:
         self._file.write(json.dumps(record, separators=(",", ":")) + "\n")
         self._file.flush()
 
-    def make_durable(self) -> None:
-        """Sync what was written to the disk: it outlives a power cut too."""
+    def sync_soon(self, done: Done | None = None) -> None:
+        """Have what was written synced to the disk by the journal's thread (then `done(error)`
+        called there): this returns at once. One sync covers every record written before it
+        starts, so a burst of records waiting for one is synced once."""
         if self.sync:
-            _sync_data(self._file.fileno())
+            self._worker.submit(self._sync, key="sync", done=done)
+
+    def after_sync(self, done: Done) -> bool:
+        """Have what was written synced by the journal's thread, then `done(error)` called in
+        that thread; False (and `done` is not called) when nothing needs syncing (`sync`
+        off), so that the caller goes on at once."""
+        if not self.sync:
+            return False
+        self._worker.submit(self._sync, key="sync", done=done)
+        return True
+
+    def make_durable(self) -> None:
+        """Sync what was written to the disk now, on this thread: it outlives a power cut too."""
+        if self.sync:
+            self._worker.wait()  # the file's name first, if the thread has not synced it yet
+            self._sync()
+
+    def _sync(self) -> None:
+        _sync_data(self._file.fileno())
 
     def close(self) -> None:
+        """Finish the syncs asked for, sync what is left and close the file (it blocks: on an
+        event loop, call it in a worker thread)."""
         if self._file.closed:
             return
         try:
+            self._worker.stop()
             self.make_durable()
         finally:
             self._file.close()

@@ -16,6 +16,17 @@ the user alone.
 A restarted program then holds the host to
 the same deal instead of believing whatever it is told next.
 
+None of them is synced to the disk on the event loop, which a sync can stop for tens of
+milliseconds. The deal notes and the seed are written whole at once (a fresh file renamed into
+place: a killed program loses neither, nor anything of the token or the told file, which are
+written at once too), and synced by the program's disk thread (`protocol.disk_worker.shared()`)
+a moment later; whoever must not speak before one is on the disk waits for that thread without
+blocking the loop (the client awaits `settled()` before its pledge, its part or its leave goes
+out, and `SealedSeedFile.saved()` before its signing key does). The moves, which need neither,
+are written by that thread. A power cut before a sync can leave a file empty, which reads as
+no file: the notes or the seed are then lost, never wrong, and nothing that needed them had
+gone out yet.
+
 Two programs of one user at one table under one name would read the same file and hold the
 same token, and each would push the other out of the seat in turn. So a program that plays a
 seat claims its file first (`claim`): a lock the system drops when the program ends, however
@@ -32,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from protocol.address import format_address, parse_address
+from protocol.disk_worker import DiskWorker, shared
 from protocol.sealed_play import told
 
 try:
@@ -62,8 +74,15 @@ class SeatClaim:
 
 
 class SeatTokens:
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, worker: DiskWorker | None = None) -> None:
         self.folder = folder
+        self.worker = worker or shared()
+        """The thread that writes the deal notes, moves and seed (the program's own)."""
+
+    async def settled(self) -> None:
+        """Every file saved so far is written (and synced, for those that are), without
+        blocking the event loop."""
+        await self.worker.settled()
 
     def _path(self, address: str, name: str, suffix: str = ".token") -> Path:
         key = hashlib.sha256(f"{same_table(address)}\n{name}".encode()).hexdigest()[:32]
@@ -113,6 +132,7 @@ class SeatTokens:
 
     def load_moves(self, address: str, name: str) -> dict[str, Any] | None:
         """Which of the seat's moves were the program's own (see `OwnMoves`), if kept."""
+        self.worker.wait()  # ours still on their way are what is read
         try:
             moves = json.loads(self._path(address, name, ".moves").read_text())
         except (OSError, ValueError):
@@ -120,35 +140,44 @@ class SeatTokens:
         return moves if isinstance(moves, dict) else None
 
     def save_moves(self, address: str, name: str, moves: dict[str, Any]) -> None:
-        """Whole or not at all, as the deal notes (but unsynced: losing the latest costs only
-        the words of the log, not the deal's check)."""
+        """Whole or not at all, as the deal notes, by the disk thread (and unsynced: losing
+        the latest costs only the words of the log, not the deal's check)."""
         path = self._path(address, name, ".moves")
-        fresh = path.with_suffix(".moves-new")
-        self._write(fresh, moves)
-        os.replace(fresh, path)
+        text = json.dumps(moves)
+        self._folder()
+        self.worker.submit(lambda: self._replace(path, text), key=path)
 
     def save(
         self, address: str, name: str, token: bytes, deal: dict[str, Any] | None = None
     ) -> None:
-        self._write(self._path(address, name), {"token": token.hex()})
+        self._folder()
+        self._write(self._path(address, name), json.dumps({"token": token.hex()}))
         if deal is not None:
             self.save_deal(address, name, deal)
 
     def save_deal(self, address: str, name: str, deal: dict[str, Any]) -> None:
-        """The notes, whole on disk before this returns (a crash leaves the old ones or these)."""
-        path = self._path(address, name, ".deal")
-        fresh = path.with_suffix(".deal-new")
-        self._write(fresh, deal, sync=True)
+        """The notes, whole in place now (a crash leaves the old ones or these), and on the
+        disk once `settled()`."""
+        self._save_and_sync(self._path(address, name, ".deal"), deal)
+
+    def _save_and_sync(self, path: Path, data: dict[str, Any], folder: bool = False) -> None:
+        """`data` in place of `path` now, whole; synced by the disk thread (its folder too)."""
+        self._folder()
+        self._replace(path, json.dumps(data))
+        self.worker.submit(lambda: _sync_file(path, folder), key=("sync", path))
+
+    def _replace(self, path: Path, text: str) -> None:
+        fresh = path.with_suffix(path.suffix + "-new")
+        self._write(fresh, text)
         os.replace(fresh, path)
 
-    def _write(self, path: Path, data: dict[str, Any], sync: bool = False) -> None:
+    def _folder(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
+
+    def _write(self, path: Path, text: str) -> None:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w") as f:
-            f.write(json.dumps(data))
-            if sync:
-                f.flush()
-                os.fsync(f.fileno())
+            f.write(text)
 
     def forget(self, address: str, name: str) -> None:
         """The seat token only: the deal notes stay until the deal is checked."""
@@ -159,8 +188,10 @@ class SeatTokens:
         return SealedSeedFile(self, self._path(address, name, ".sealed"))
 
     def forget_deal(self, address: str, name: str) -> None:
+        """The notes now; the moves after those saved before (by the disk thread, in order)."""
         self._path(address, name, ".deal").unlink(missing_ok=True)
-        self._path(address, name, ".moves").unlink(missing_ok=True)
+        moves = self._path(address, name, ".moves")
+        self.worker.submit(lambda: moves.unlink(missing_ok=True))
 
 
 class SealedSeedFile:
@@ -168,9 +199,11 @@ class SealedSeedFile:
 
     Keeping the seed is keeping the seat's secrets: whoever reads it can sign as that seat and
     unmask its cards for that game. So it is readable by the user alone, and whole on disk (or
-    not there at all) before the seat's signing key is sent. It goes once the game is checked
-    (its secrets are then published anyway), or the next sealed game's seed takes its place.
-    What the host told the seat goes with it (`told`)."""
+    not there at all) before the seat's signing key is sent: `save` puts it in place at once
+    and has the disk thread sync it and its folder, and the client awaits `saved()` before the
+    key goes.
+    It goes once the game is checked (its secrets are then published anyway), or the next
+    sealed game's seed takes its place. What the host told the seat goes with it (`told`)."""
 
     def __init__(self, tokens: SeatTokens, path: Path) -> None:
         self._tokens, self.path = tokens, path
@@ -184,10 +217,12 @@ class SealedSeedFile:
         return data if isinstance(data, dict) else None
 
     def save(self, data: dict[str, Any]) -> None:
-        fresh = self.path.with_suffix(".sealed-new")
-        self._tokens._write(fresh, data, sync=True)
-        os.replace(fresh, self.path)
-        _sync_folder(self.path.parent)
+        """In place of any other seed now, whole; on the disk once `saved()`."""
+        self._tokens._save_and_sync(self.path, data, folder=True)
+
+    async def saved(self) -> None:
+        """The seed saved is on the disk (so are the files saved before it)."""
+        await self._tokens.settled()
 
     def forget(self) -> None:
         self.path.unlink(missing_ok=True)
@@ -248,6 +283,21 @@ class ToldFile:
 
     def forget(self) -> None:
         self.path.unlink(missing_ok=True)
+
+
+def _sync_file(path: Path, folder: bool) -> None:
+    """`path` as it is now on the disk (a file since replaced or removed: nothing to do), and
+    with `folder` its name too."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    if folder:
+        _sync_folder(path.parent)
 
 
 def _sync_folder(folder: Path) -> None:

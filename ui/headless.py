@@ -160,7 +160,8 @@ async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
             await host.close()
             raise
     if not plan.resumed:
-        journal.append({"type": "listen", "port": port})
+        journal.write({"type": "listen", "port": port})
+        journal.sync_soon()  # by the journal's thread: the loop does not wait for the disk
     if plan.discovery_port != 0:
         problem = await host.announce(plan.discovery_port)
         if problem is not None:

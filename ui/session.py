@@ -223,7 +223,8 @@ async def open_table(
         with contextlib.suppress(OSError):
             journal.path.unlink()
         raise
-    journal.append({"type": "listen", "port": port})  # `host --resume` listens there again
+    journal.write({"type": "listen", "port": port})  # `host --resume` listens there again
+    journal.sync_soon()  # by the journal's thread: the loop does not wait for the disk
     door = None
     if plan.ssh_port is not None:
         from ui.ssh_door import DoorError, open_door, read_authorized_keys  # asyncssh: only now

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 from collections import Counter
 from collections.abc import AsyncIterator, Iterable
@@ -25,7 +24,6 @@ from netcards.table import Table
 from protocol.client import SeatTaken, TableClient
 from protocol.host import HostSettings, Peer, TableHost
 from protocol.identity import IdentityKey
-from protocol.journal_file import JournalWriter
 from protocol.known_hosts import KnownHosts
 from protocol.messages import Update
 from protocol.table_session import Effect, Member
@@ -203,49 +201,3 @@ async def test_an_update_reaches_the_players_connections_first_and_at_once(
         for runner in runners:
             runner.cancel()
         await server.close()
-
-
-async def test_the_journal_has_each_action_before_its_update_leaves_and_syncs_soon_after(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A record written before the update leaves survives the host process dying; the sync
-    to the disk (most of an action's cost) comes a few milliseconds after every update is on
-    its way, so nobody waits for it: with bots 50 ms apart, each action is on the disk before
-    the next, and the last one once the table is closed. (The bots may make the first moves
-    before both spectators have joined: those go to fewer of them.)"""
-    journal = JournalWriter(tmp_path / "game.journal")
-    server = bots_table(bot_delay=0.05)
-    server.journal = journal
-    steps: list[tuple[str, int]] = []  # (what happened, the update number then)
-    write, sync = journal.write, journal.make_durable
-
-    def writing(record: dict[str, Any]) -> None:
-        write(record)
-        on_disk = journal.path.read_text()  # flushed: another process can read it already
-        assert on_disk.endswith(json.dumps(record, separators=(",", ":")) + "\n")
-        steps.append((f"write {record['type']}", server.seq))
-
-    def syncing() -> None:
-        steps.append(("sync", server.seq))
-        sync()
-
-    monkeypatch.setattr(journal, "write", writing)
-    monkeypatch.setattr(journal, "make_durable", syncing)
-    send = server._send
-
-    def sending(peer: Peer, message: Any) -> None:
-        if isinstance(getattr(message, "message", message), Update):
-            steps.append(("send", server.seq))
-        send(peer, message)
-
-    monkeypatch.setattr(server, "_send", sending)
-    async with watched_to_the_end(server, tmp_path, 2):
-        actions = [seq for what, seq in steps if what == "write action"]
-        assert actions == list(range(1, server.seq + 1))
-        sends = []
-        for seq in actions[:-1]:
-            in_order = [what for what, n in steps if n == seq]
-            sends.append(in_order.count("send"))
-            assert in_order == ["write action", *["send"] * sends[-1], "sync"], (seq, steps)
-        assert sends[-1] == 2 and sends == sorted(sends)
-    assert steps[-1] == ("sync", server.seq), "the last action is on the disk once closed"
