@@ -14,16 +14,25 @@ from typing import Any
 
 import msgpack
 
+_PLAIN = frozenset({type(None), bool, int, str, bytes})
+"""The types that encode as they are (checked by exact type: the common case, fast)."""
+
 
 def _normal(value: Any) -> Any:
-    if value is None or isinstance(value, bool | int | str | bytes):
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is list or kind is tuple:
+        # A list of plain values (elements, scalars, slots) is the usual one: no recursion.
+        return [v if type(v) in _PLAIN else _normal(v) for v in value]
+    if kind is dict or isinstance(value, Mapping):
+        if not all(type(k) is str for k in value):
+            raise TypeError("canonical maps have str keys")
+        return {k: _normal(value[k]) for k in sorted(value)}
+    if isinstance(value, bool | int | str | bytes):  # a subclass (an IntEnum, say)
         return value
     if isinstance(value, list | tuple):
         return [_normal(v) for v in value]
-    if isinstance(value, Mapping):
-        if not all(isinstance(k, str) for k in value):
-            raise TypeError("canonical maps have str keys")
-        return {k: _normal(value[k]) for k in sorted(value)}
     raise TypeError(f"no canonical encoding for {type(value).__name__}")
 
 

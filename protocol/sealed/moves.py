@@ -21,7 +21,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from protocol.sealed.messages import SealActed
+from protocol.sealed.messages import SealAct, SealActed
 from protocol.sealed.signing import SignedStep, Step, sign, verify
 
 MOVE_KIND = "move"
@@ -47,31 +47,26 @@ def sign_move(
     number: int,
     action: Mapping[str, Any],
     reveal: Shown = (),
-) -> bytes:
-    """The seat's signature of its `number`-th move and the cards it shows."""
-    return sign(key, move_step(table, seat, number, action, reveal)).signature
+) -> SignedStep:
+    """The seat's `number`-th move and the cards it shows, signed."""
+    return sign(key, move_step(table, seat, number, action, reveal))
 
 
-def check_move(
-    keys: Mapping[int, Ed25519PublicKey],
-    table: bytes,
-    seat: int,
-    number: int,
-    action: Mapping[str, Any],
-    reveal: Shown,
-    signature: bytes,
-    blame: int,
-) -> None:
-    """`Caught` naming `blame` unless seat `seat` signed this move with this number and this
-    reveal."""
-    verify(SignedStep(move_step(table, seat, number, action, reveal), signature), keys, blame)
+def check_move(keys: Mapping[int, Ed25519PublicKey], signed: SignedStep, blame: int) -> None:
+    """`Caught` naming `blame` unless the move's seat signed this move (its number, action and
+    reveal) with this signature."""
+    verify(signed, keys, blame)
+
+
+def acted_move(table: bytes, seat: int, act: SealAct | SealActed) -> SignedStep:
+    """A move as sent or relayed, as the step its signature is of: what it is checked as, and
+    what every transcript records once it is applied (docs/sealed.md, section 5)."""
+    step = move_step(table, seat, act.number, act.action, act.reveal)
+    return SignedStep(step, act.signature)
 
 
 def acted_step(table: bytes, acted: SealActed) -> SignedStep:
-    """A move as every transcript records it once applied: its signed move step, its signature
-    (docs/sealed.md, section 5)."""
-    step = move_step(table, acted.seat, acted.number, acted.action, acted.reveal)
-    return SignedStep(step, acted.signature)
+    return acted_move(table, acted.seat, acted)
 
 
 def moves_of(actions: list[tuple[int, Any]], seat: int) -> int:

@@ -327,8 +327,8 @@ class SeatDriver:
 
     def sign_move(
         self, number: int, action: Mapping[str, Any], reveal: Sequence[Sequence[Any]] = ()
-    ) -> bytes:
-        """This seat's signature of its `number`-th move and the cards it shows
+    ) -> SignedStep:
+        """This seat's `number`-th move and the cards it shows, signed
         (`protocol/sealed/moves.py`)."""
         assert self.table is not None
         return sign_move(self._key, self.table, self.seat, number, action, reveal)

@@ -28,7 +28,7 @@ from netcards.sealed_game import SealedGame, to_show
 from protocol.sealed.errors import Caught, Finding
 from protocol.sealed.group import RandomBytes
 from protocol.sealed.messages import SealAct, SealActed, SealKey, SealMessage, SealStep
-from protocol.sealed.moves import acted_step, check_move, moves_of
+from protocol.sealed.moves import acted_move, acted_step, check_move, moves_of
 from protocol.sealed.round_driver import WRONG_PASS, Outgoing, RelayDriver, SeatDriver
 from protocol.sealed.shuffle import SeatSecrets
 from protocol.sealed.signing import verify
@@ -208,16 +208,8 @@ class SealedHost:
                 f"that was seat {seat + 1}'s move {msg.number}; its next move is move {expected}"
             )
         assert self.relay.table is not None
-        check_move(
-            self.relay.keys,
-            self.relay.table,
-            seat,
-            msg.number,
-            msg.action,
-            msg.reveal,
-            msg.signature,
-            seat,
-        )
+        signed = acted_move(self.relay.table, seat, msg)
+        check_move(self.relay.keys, signed, seat)
         action = engine.codec.decode(dict(msg.action))
         undo = self.relay.take_reveal(seat, msg.reveal)
         try:
@@ -242,8 +234,7 @@ class SealedHost:
         acted = SealActed(
             len(self.actions), seat, dict(msg.action), msg.number, msg.reveal, msg.signature
         )
-        assert self.relay.table is not None
-        self.relay.transcript.add(acted_step(self.relay.table, acted))
+        self.relay.transcript.add(signed)
         return [(s, acted) for s in self.seats]
 
     def _secrets(self, sender: int, msg: SealStep) -> list[Outgoing]:
@@ -455,5 +446,5 @@ class SealedHost:
         driver = self.bots[seat]
         shown = driver.shown(face_up(engine, state, action))
         number = moves_of(self.actions, seat) + 1
-        signature = driver.sign_move(number, encoded, shown)
-        return self._act(seat, SealAct(encoded, number, tuple(map(tuple, shown)), signature))
+        signed = driver.sign_move(number, encoded, shown)
+        return self._act(seat, SealAct(encoded, number, tuple(map(tuple, shown)), signed.signature))

@@ -87,9 +87,9 @@ class SealedSeat:
         """The seats that said the deck was tampered with (`broken`), as the host relayed it:
         the game stops and every seat publishes its secrets for the audit."""
         self._published = False
-        self._moves_sent: dict[int, tuple[bytes, bytes]] = {}
-        """This seat's moves as it signed them (the move's signed bytes, the signature), by
-        number, until the host says it applied them."""
+        self._moves_sent: dict[int, tuple[dict[str, Any], tuple[Any, ...], SignedStep]] = {}
+        """This seat's moves as it signed them (the action, the reveal, the signed move step),
+        by number, until the host says it applied them."""
         self.finding: Finding | None = None
         self.verdict: str | None = None
         self.truth: Knowledge | None = None
@@ -190,11 +190,10 @@ class SealedSeat:
         data = self.engine.codec.encode(sealed)
         shown = self.driver.shown(face_up(self.engine, self.state, sealed))
         number = moves_of(self.actions, self.seat) + 1
-        signature = self.driver.sign_move(number, data, shown)
-        assert self.driver.table is not None
-        signed = move_step(self.driver.table, self.seat, number, data, shown).signed_bytes()
-        self._moves_sent[number] = (signed, signature)
-        return [SealAct(data, number, tuple(map(tuple, shown)), signature)]
+        signed = self.driver.sign_move(number, data, shown)
+        reveal = tuple(map(tuple, shown))
+        self._moves_sent[number] = (data, reveal, signed)
+        return [SealAct(data, number, reveal, signed.signature)]
 
     # -- messages from the host -----------------------------------------------------------------
 
@@ -300,19 +299,14 @@ class SealedSeat:
         # Our own move said back as we signed it, byte for byte, carries our own signature of
         # our own bytes: only a move that differs is checked against its seat's key.
         sent = self._moves_sent.pop(msg.number, None) if msg.seat == self.seat else None
-        move = move_step(table, msg.seat, msg.number, msg.action, msg.reveal)
-        said = move.signed_bytes()
-        if sent != (said, msg.signature):
-            check_move(
-                self.driver.keys,
-                table,
-                msg.seat,
-                msg.number,
-                msg.action,
-                msg.reveal,
-                msg.signature,
-                HOST,
-            )
+        if sent is not None and sent[0] == msg.action and sent[1] == msg.reveal:
+            signed: SignedStep | None = sent[2]
+        else:
+            signed = None
+        if signed is None or signed.signature != msg.signature:
+            move = move_step(table, msg.seat, msg.number, msg.action, msg.reveal)
+            signed = SignedStep(move, msg.signature)
+            check_move(self.driver.keys, signed, HOST)
         if msg.number != moves_of(self.actions, msg.seat) + 1:
             raise Caught(
                 HOST,
@@ -336,7 +330,7 @@ class SealedSeat:
         # In the transcript too: two seats shown two moves, each signed by its seat (the host's
         # bot signing two of its own), end with other digests, and the audit names the host.
         assert self.driver.transcript is not None
-        self.driver.transcript.add(SignedStep(move, msg.signature))
+        self.driver.transcript.add(signed)
 
     def _secrets(self, msg: SealStep) -> None:
         assert self.driver.table is not None

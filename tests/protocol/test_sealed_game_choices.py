@@ -237,7 +237,7 @@ def test_an_opening_before_every_asked_seat_has_committed_is_refused_and_names_i
 def signed_act(seat: SealedSeat, data: dict[str, Any]) -> SealAct:
     """`data` as `seat`'s next move, signed by it (a cheat's program signs what it sends)."""
     number = moves_of(seat.actions, seat.seat) + 1
-    return SealAct(data, number, (), seat.driver.sign_move(number, data))
+    return SealAct(data, number, (), seat.driver.sign_move(number, data).signature)
 
 
 def test_a_copied_commitment_cannot_be_opened_by_the_copier() -> None:

@@ -120,7 +120,7 @@ def test_a_host_that_rewinds_a_player_and_has_its_bot_move_otherwise_is_named() 
     acted = heard[at]
     assert isinstance(acted, SealActed)
     other = {"kind": "rest"} if acted.action.get("kind") != "rest" else {"kind": "unknown"}
-    signature = table.host.bots[BOT].sign_move(acted.number, other)
+    signature = table.host.bots[BOT].sign_move(acted.number, other).signature
     forged = SealActed(acted.seq, BOT, other, acted.number, (), signature)
     seat = _rebuilt(table)
     for msg in heard[:at]:
