@@ -2,6 +2,9 @@
 
 A game screen only renders the seat's view and sends intents; the host decides. Each title
 subclasses `GameScreen` with its card looks, its table, its words for events and its keys.
+
+The same screen fits windows from 40x20 (a phone's) up: see `ui.layout` for the classes the
+app gives a window by its size, and `fit` for what the screen does with them.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from typing import Any, ClassVar
 
 from rich.console import RenderableType
 from rich.markup import escape
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -44,6 +48,7 @@ from ui import notices
 from ui.failures import link_lost
 from ui.i18n import N_, _, names_list, ngettext
 from ui.keys import Typed
+from ui.layout import FULL, SMALLEST, too_small
 from ui.option_words import options_in_play
 from ui.screen_keys import screen_keys
 from ui.screens.between_deals import BetweenDeals
@@ -56,8 +61,6 @@ from ui.widgets.keybar import KeyBar
 from ui.widgets.players import PlayerRow, PlayersPanel
 from ui.widgets.reflow_log import ReflowLog
 
-MIN_SIZE = (80, 24)
-"""The smallest window that shows a whole table (columns, rows)."""
 CLOCK_MARGIN = 0.01
 """How long after a whole second of the turn clock its countdown is drawn again: timers do not
 wake early, but a hair late is the next whole second for sure."""
@@ -95,7 +98,8 @@ class GameScreen(Screen[None]):
     | ? | The rules of this game |
     | h | A hint: what the search bot would play in your seat, and its chance to win |
     | c | Chat (enter sends a line and the box stays open; escape goes back to the hand: see ChatInput) |
-    | escape | Back to your hand (from the chat), or leave the table |
+    | l | In a window under 80 columns: the log and the chat in the table's place, and back |
+    | escape | Back to your hand (from the chat), back to the table (from the log), or leave |
 
     Keys typed in a burst reach this screen one at a time, each once the one before has been
     handled (`ui.keys`), so every key here acts on what the keys before it did: the hand's
@@ -113,10 +117,13 @@ class GameScreen(Screen[None]):
         Binding("question_mark", "rules", N_("Rules")),
         Binding("h", "hint", N_("Hint")),
         Binding("c", "chat", N_("Chat")),
+        Binding("l", "log_view(1)", N_("Log")),
+        Binding("l", "log_view(0)", N_("Table"), show=False),
+        Binding("escape", "log_view(0)", N_("Table")),
         Binding("escape", "back", N_("Leave")),
     ]
     EVERYBODY: ClassVar[frozenset[str]] = frozenset(
-        {"hand_move", "hand_jump", "scroll_log", "rules", "chat", "back"}
+        {"hand_move", "hand_jump", "scroll_log", "rules", "chat", "log_view", "back"}
     )
     """The keys of watchers too; the others are a player's."""
     BLIND: ClassVar[frozenset[str]] = frozenset({"rules", "back"})
@@ -162,6 +169,17 @@ class GameScreen(Screen[None]):
         yet): a key typed now is for its decision (`refuses_key`)."""
         self.too_small = False
         """The window cannot show the table: only the keys that do not need to see it work."""
+        self.short = False
+        """The window has fewer rows than the full layout's (`ui.layout`)."""
+        self.narrow = False
+        """The window is too narrow for the log and the chat beside the table (`ui.layout`):
+        they are behind a key (`log_open`)."""
+        self.log_open = False
+        """In a narrow window: the log and the chat are shown in the table's place."""
+        self.log_for_chat = False
+        """The log was opened by the chat key: closing the chat closes it too."""
+        self.shows = (False, False, False)
+        """What the window shows: too small, narrow, the log in the table's place."""
         self.stand_in_move = False
         """The event being worded is our seat's move made by a bot (the host's stand-in while
         we were away, or the turn clock's): its subject is that bot, not 'You'."""
@@ -217,26 +235,48 @@ class GameScreen(Screen[None]):
         self.fit(event.size)
 
     def fit(self, size: Size) -> None:
-        """Below the size the table needs, say so instead of a table cut to pieces."""
-        small = size.width < MIN_SIZE[0] or size.height < MIN_SIZE[1]
-        was_small, self.too_small = self.too_small, small
+        """The layout for a window of `size`, switched as it is resized, mid-game, with
+        nothing lost (the widgets stay; only what is shown changes):
+
+        - from 80x24, the full table, the log and the chat beside it;
+        - narrower, the table alone, the log and the chat in its place behind a key (`l`, and
+          `c` for the chat, which goes back with escape as it came);
+        - shorter, or narrow, the hand as words when its boxes would take the table's rows;
+        - below 40x20, a word on how big the window must be instead of a table cut to pieces.
+        """
+        small = too_small(size)
+        narrow = not small and size.width < FULL.width
+        if narrow and self.chatting and not self.log_open:
+            self.log_open = self.log_for_chat = True  # the line being typed stays in sight
+        elif not narrow:
+            self.log_open = self.log_for_chat = False
+        self.too_small, self.narrow, self.short = small, narrow, size.height < FULL.height
         notice = self.query_one("#too-small", Static)
         notice.display = small
         for part in ("#top", "#status", "#hand"):
             self.query_one(part).display = not small
-        if small != was_small:
+        log_view = narrow and self.log_open
+        self.query_one("#left").display = not log_view
+        self.query_one("#right").display = not narrow or log_view
+        compact = narrow or self.short
+        # The compact layout's rows are taken: any beyond them may hold the cards' boxes.
+        self.query_one(Hand).fit_lines(max(0, size.height - SMALLEST.height) if compact else None)
+        shown, self.shows = self.shows, (small, narrow, log_view)
+        if shown != self.shows:
             self.refresh_bindings()  # the table's keys go with the table, and come back with it
-        if was_small and not small:
             # Hidden, the hand lost the focus (its cursor is drawn only with it), and the logs
             # wrapped what came meanwhile at no width: both as they were, once laid out again.
-            self.query_one(Hand).focus()
+            if not small and not self.chatting:
+                self.query_one(Hand).focus()
             self.call_after_refresh(self.reflow_logs)
+        # The players' names and the table's lines are cut to the new width.
+        self.call_after_refresh(self.refresh_all)
         if small:
             times = "x" if self.ascii_mode else "\u00d7"  # the multiplication sign
             notice.update(
                 _("This window is {size}: make it at least {minimum} to see the table.").format(
                     size=f"{size.width}{times}{size.height}",
-                    minimum=f"{MIN_SIZE[0]}{times}{MIN_SIZE[1]}",
+                    minimum=f"{SMALLEST.width}{times}{SMALLEST.height}",
                 )
             )
 
@@ -398,7 +438,9 @@ class GameScreen(Screen[None]):
                 )
             )
         self.shown_seq = getattr(self.client, "seq", None)  # (a replay numbers no updates)
-        self.query_one(PlayersPanel).show(rows, _(self.score_title))
+        # In a narrow window the panel is as wide as the window (its padding aside).
+        width = self.app.size.width - 2 if self.narrow else None
+        self.query_one(PlayersPanel).show(rows, _(self.score_title), width)
         self.query_one("#table", Static).update(self.table_text())
         legal = self.legal()
         cards = self.hand_cards()
@@ -425,12 +467,42 @@ class GameScreen(Screen[None]):
             status.append(_("Watching") + ": ", style="bold")
         status.append(self.prompt())
         line = self.query_one("#status", Static)
-        width = line.size.width or max(1, self.app.size.width - 2)
-        rows = 2 if len(status.wrap(self.app.console, width)) > 1 else 1
-        if rows != self.status_rows:  # a message before the prompt may need a second row
+        width = self.status_width()
+        # A message before the prompt may need a second row; a narrow window a third.
+        rows = min(3 if self.narrow else 2, len(status.wrap(self.app.console, width)))
+        if rows != self.status_rows:
             self.status_rows = rows
             line.styles.height = rows
         line.update(status, layout=False)
+
+    def table_width(self) -> int:
+        """The table's columns (its padding aside)."""
+        return self.query_one("#table", Static).content_size.width or FULL.width // 2
+
+    def parts_line(self, parts: list[Text], sep: str) -> Text:
+        """Parts of one line of the table joined by `sep`, broken between two parts (never
+        inside one: "next out +4" stays whole) where the table is too narrow for them all."""
+        width, used = self.table_width(), 0
+        texts: list[str] = []
+        styles: list[str | Style] = []
+        for part in parts:
+            text, style = part.plain, part.style
+            if used and used + len(sep) + len(text) > width:
+                text, used = "\n" + text, 0
+            elif used:
+                text = sep + text
+            if styles and style == styles[-1]:  # one run of a style (bold parts, bold sep)
+                texts[-1] += text
+            else:
+                texts.append(text)
+                styles.append(style)
+            used += len(part.plain)
+        return Text.assemble(*zip(texts, styles, strict=True))
+
+    def status_width(self) -> int:
+        """The status line's columns (its padding aside)."""
+        line = self.query_one("#status", Static)
+        return line.content_size.width or max(1, self.app.size.width - 2)
 
     def say(self, text: str) -> None:
         """A line in the status bar until the next move (errors, hints): the others' moves
@@ -618,6 +690,8 @@ class GameScreen(Screen[None]):
             return False
         if self.too_small and action not in self.BLIND:
             return False
+        if action == "log_view":  # a narrow window's: open it (1) when shut, shut it when open
+            return self.narrow and bool(parameters and parameters[0]) != self.log_open
         if action in self.EVERYBODY:
             return True
         if self.seat is None:
@@ -684,7 +758,19 @@ class GameScreen(Screen[None]):
             log.scroll_page_down(animate=False)
 
     def action_chat(self) -> None:
+        if self.narrow and not self.log_open:
+            self.log_for_chat = True
+            self.show_log(True)
         self.set_focus(self.query_one("#chat-input"))  # at once: the next key may be text
+
+    def action_log_view(self, show: int) -> None:
+        self.log_for_chat = False
+        self.show_log(bool(show))
+
+    def show_log(self, show: bool) -> None:
+        """In a narrow window, the log and the chat in the table's place (or the table back)."""
+        self.log_open = show
+        self.fit(self.size)
 
     async def on_chat_box_said(self, message: ChatBox.Said) -> None:
         unsent = await send(LINE, self.client.say, message.text)
@@ -693,6 +779,9 @@ class GameScreen(Screen[None]):
 
     def on_chat_box_closed(self, message: ChatBox.Closed) -> None:
         self.query_one(Hand).focus()
+        if self.log_for_chat:  # the chat key opened the log: back to the table, as it came
+            self.log_for_chat = False
+            self.show_log(False)
 
     def describe_move(self, action: Action) -> str:
         """A legal move in words, for the hint (each title words its own moves)."""

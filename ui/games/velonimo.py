@@ -295,18 +295,17 @@ class VelonimoScreen(GameScreen):
     def table_text(self) -> RenderableType:
         view = self.view
         text = Text()
-        text.append(
-            _("Round {n} of {total}").format(n=view["round"], total=view["rounds"])
-            + self.sep
-            + _("difficulty {d}").format(d=view["difficulty"]),
-            style="bold",
-        )
+        head = [
+            Text(_("Round {n} of {total}").format(n=view["round"], total=view["rounds"]), "bold"),
+            Text(_("difficulty {d}").format(d=view["difficulty"]), "bold"),
+        ]
         if view["mode"] == "duel":
-            text.append(self.sep + _("target {n} points").format(n=view["duel_target"]))
+            head.append(Text(_("target {n} points").format(n=view["duel_target"])))
         elif not view["over"]:
             left = len(self.still_in())
             if left > 1:
-                text.append(self.sep + _("next out +{n}").format(n=view["difficulty"] * (left - 1)))
+                head.append(Text(_("next out +{n}").format(n=view["difficulty"] * (left - 1))))
+        text.append_text(self.parts_line(head, self.sep))
         text.append("\n")
         # The most pressing first: a big duel hand leaves the table only a few lines.
         self.exchange_text(text)

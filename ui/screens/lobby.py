@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, RichLog, Static
+from textual.widgets import DataTable, Static
 
 from netcards.bots.registry import bot_levels
 from netcards.registry import get_game
@@ -32,6 +32,7 @@ from ui import notices
 from ui.bot_levels import level_name
 from ui.failures import link_lost
 from ui.i18n import N_, _, names_list, ngettext
+from ui.layout import NARROW
 from ui.option_words import options_in_play
 from ui.screens.host_setup import TableChangeScreen
 from ui.sending import LINE, REQUEST, send
@@ -51,7 +52,7 @@ class LobbyScreen(Screen[None]):
     | x | (owner) Take the bot out of the selected seat |
     | o | (owner) Change the game, the number of seats or the game's options |
     | c | Chat |
-    | page up / page down | Scroll the chat |
+    | page up / page down | Scroll the chat (in a narrow window, where the chat is under the seats and shows its newest lines: the table's facts and seats) |
     | escape | Leave the table |
     """
 
@@ -350,7 +351,8 @@ class LobbyScreen(Screen[None]):
         self.query_one("#chat-input").focus()
 
     def action_scroll_chat(self, direction: int) -> None:
-        lines = self.query_one("#chat-lines", RichLog)
+        narrow = self.app.has_class(NARROW)
+        lines = self.query_one("#lobby-left" if narrow else "#chat-lines")
         if direction < 0:
             lines.scroll_page_up(animate=False)
         else:

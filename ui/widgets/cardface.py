@@ -1,4 +1,5 @@
-"""How a card looks in a terminal: a small box with a label, a mark and a colour.
+"""How a card looks in a terminal: a small box with a label, a mark and a colour; or, where
+rows are few (a phone's window), a word on one line.
 
 Nothing depends on colour alone: every card's label and mark say what it is, and the selected
 and the focused card carry symbols, so a monochrome terminal or a colour-blind player reads
@@ -26,6 +27,13 @@ class Look:
     mark: str
     colour: str = ""
     name: str = ""
+    short: str = ""
+    """The card in one word, where its label and mark together would say more than is needed
+    (Auf Achse's pips repeat its km); empty: the label and the mark, run together."""
+
+    @property
+    def word(self) -> str:
+        return self.short or self.label.strip() + self.mark.strip()
 
 
 @dataclass(frozen=True)
@@ -39,6 +47,12 @@ class Glyphs:
     cursor: str
     selected: str
 
+
+WORD_GAP = 1
+"""The column before each card word: a space, or the cursor's bracket."""
+WORD_MARK = 1
+"""The column before the word itself: the selection's tick or number, or a dot for a card that
+cannot be played."""
 
 UNICODE = Glyphs("┌", "┐", "└", "┘", "─", "│", "▲", "✓")
 ASCII = Glyphs("+", "+", "+", "+", "-", "|", "^", "*")
@@ -107,4 +121,50 @@ def boxes(
             out.append_text(line)
             if n < len(lines) - 1 or r < len(rows) - 1:
                 out.append("\n")
+    return out
+
+
+def word_width(looks: Sequence[Look]) -> int:
+    """The columns of each card in `words` (all the same, so cards line up row under row)."""
+    return WORD_GAP + WORD_MARK + max((len(look.word) for look in looks), default=1)
+
+
+def words(
+    looks: Sequence[Look],
+    *,
+    ascii_mode: bool,
+    cursor: int | None = None,
+    selected: frozenset[int] = frozenset(),
+    dimmed: frozenset[int] = frozenset(),
+    per_row: int = 11,
+    numbers: Mapping[int, int] | None = None,
+) -> Text:
+    """Cards as words side by side, one line per row of cards: `[ 12•2] ·40•1  FIN•3`.
+
+    The card under the cursor is bracketed (and reversed); before each word, a selected card
+    shows its tick or its number from `numbers`, and a card that cannot be played a dot (a
+    faint word would be a colour blend, which some terminals show as another colour)."""
+    g = glyphs(ascii_mode)
+    wide = word_width(looks) - WORD_GAP - WORD_MARK
+    dot = "." if ascii_mode else "·"
+    out = Text()
+    rows = [range(i, min(i + per_row, len(looks))) for i in range(0, len(looks), per_row)]
+    for r, row in enumerate(rows):
+        line = Text()
+        for i in row:
+            look = looks[i]
+            face = Style.parse(look.colour) if look.colour else Style()
+            if i == cursor:
+                face += Style(reverse=True)
+            line.append("[" if i == cursor else "]" if i - 1 == cursor and i != row[0] else " ")
+            if i in selected:
+                mark = str(numbers[i]) if numbers and i in numbers else g.selected
+            else:
+                mark = dot if i in dimmed else " "
+            line.append(mark[:WORD_MARK], face if i == cursor else Style())
+            line.append(look.word.rjust(wide), face)
+        line.append("]" if cursor == row[-1] else " ")
+        out.append_text(line)
+        if r < len(rows) - 1:
+            out.append("\n")
     return out

@@ -7,6 +7,7 @@ monochrome terminal or in ASCII mode both states read `[X]`. Here the box is emp
 from __future__ import annotations
 
 from textual.content import Content, ContentText
+from textual.geometry import Size
 from textual.style import Style
 from textual.widgets import Checkbox
 
@@ -48,3 +49,10 @@ class TextCheckbox(Checkbox):
             (self.BUTTON_INNER if self.value else self.BUTTON_OFF, button_style),
             (self.BUTTON_RIGHT, side_style),
         )
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """As many lines as its label takes where the styles let it wrap (a narrow window's
+        form); ToggleButton's is always one, which cut a long label off."""
+        if self.styles.text_wrap != "wrap":
+            return 1
+        return max(1, len(self.render().wrap(width)))
