@@ -60,7 +60,8 @@ def _set_size(fd: int, columns: int, rows: int) -> None:
 
 
 class Terminal:
-    """One terminal window running `netcards ARGS` with its own config and data folders."""
+    """One terminal window running `netcards ARGS` with its own config and data folders (or
+    any other `command`: `ssh` to a table's door)."""
 
     def __init__(
         self,
@@ -68,6 +69,7 @@ class Terminal:
         *args: str,
         size: tuple[int, int] = (80, 24),
         env: dict[str, str] | None = None,
+        command: list[str] | None = None,
     ) -> None:
         columns, rows = size
         self.screen = pyte.Screen(columns, rows)
@@ -86,7 +88,7 @@ class Terminal:
         master, child = os.openpty()
         _set_size(child, columns, rows)
         self.process = subprocess.Popen(
-            [*PROGRAM, *args],
+            [*(PROGRAM if command is None else command), *args],
             stdin=child,
             stdout=child,
             stderr=child,

@@ -491,6 +491,7 @@ class GameScreen(Screen[None]):
                 text, used = "\n" + text, 0
             elif used:
                 text = sep + text
+                used += len(sep)
             if styles and style == styles[-1]:  # one run of a style (bold parts, bold sep)
                 texts[-1] += text
             else:
@@ -503,6 +504,11 @@ class GameScreen(Screen[None]):
         """The status line's columns (its padding aside)."""
         line = self.query_one("#status", Static)
         return line.content_size.width or max(1, self.app.size.width - 2)
+
+    def status_room(self) -> int:
+        """The room for a prompt: a row of the status line (two in a narrow window), and two
+        columns for the message mark of a word said before it."""
+        return (self.status_width() - 2) * (2 if self.narrow else 1)
 
     def say(self, text: str) -> None:
         """A line in the status bar until the next move (errors, hints): the others' moves

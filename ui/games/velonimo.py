@@ -66,9 +66,6 @@ ANIMALS = {1: N_("turtle"), 2: N_("dromedary"), 5: N_("tiger")}
 CHOICE_PHASES = ("victim", "next_leader", "reward")
 """The phases that ask for a seat (with the digit keys)."""
 
-STATUS_WIDTH = 76
-"""The status line's room at 80 columns."""
-
 SHOWN_PLAYS = 4
 """Plays of the current attack listed on the table; older ones are counted (the log has them)."""
 
@@ -311,7 +308,7 @@ class VelonimoScreen(GameScreen):
         self.exchange_text(text)
         self.attack_text(text)
         passed = self.passers()
-        if passed:
+        if passed and not self.narrow:  # (narrow, the players' notes alone say it: rows are few)
             text.append(
                 _("Passed: {names}").format(names=", ".join(self.name_of(s) for s in passed)) + "\n"
             )
@@ -476,7 +473,7 @@ class VelonimoScreen(GameScreen):
         fit (the players list marks each seat's digit)."""
         choices = self.seat_choices()
         line = head + " " + self.sep.join(f"{s + 1} {self.name_of(s)}" for s in choices)
-        if len(line) <= STATUS_WIDTH:
+        if len(line) <= self.status_room():
             return line
         digits = ", ".join(str(s + 1) for s in choices)
         return _("{question} Press {digits} (see the players list)").format(

@@ -160,9 +160,11 @@ def words(
             if i in selected:
                 mark = str(numbers[i]) if numbers and i in numbers else g.selected
             else:
-                mark = dot if i in dimmed else " "
-            line.append(mark[:WORD_MARK], face if i == cursor else Style())
-            line.append(look.word.rjust(wide), face)
+                mark = dot if i in dimmed else ""
+            # The mark right before its word, the room of a shorter word before both.
+            pad = " " * (wide - len(look.word) + WORD_MARK - len(mark[:WORD_MARK]))
+            line.append(pad + mark[:WORD_MARK], face if i == cursor else Style())
+            line.append(look.word, face)
         line.append("]" if cursor == row[-1] else " ")
         out.append_text(line)
         if r < len(rows) - 1:
