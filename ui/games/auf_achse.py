@@ -266,7 +266,8 @@ class AufAchseScreen(GameScreen):
         if not view or view.get("over"):
             return ""
         note = _("run {n}").format(n=view["run_lengths"][seat])
-        if view["phase"] in (RUN, FREE_ROAD) and view["chosen"][seat]:
+        # (Narrow, the arrow alone says who still chooses: the room is the names'.)
+        if view["phase"] in (RUN, FREE_ROAD) and view["chosen"][seat] and not self.narrow:
             note += ", " + _("chosen")
         return note
 

@@ -118,8 +118,8 @@ class GameScreen(Screen[None]):
         Binding("h", "hint", N_("Hint")),
         Binding("c", "chat", N_("Chat")),
         Binding("l", "log_view(1)", N_("Log")),
-        Binding("l", "log_view(0)", N_("Table"), show=False),
-        Binding("escape", "log_view(0)", N_("Table")),
+        Binding("l", "log_view(0)", N_("Table")),
+        Binding("escape", "log_view(0)", N_("Table"), show=False),  # (a replay's closes it)
         Binding("escape", "back", N_("Leave")),
     ]
     EVERYBODY: ClassVar[frozenset[str]] = frozenset(
@@ -267,7 +267,7 @@ class GameScreen(Screen[None]):
             # Hidden, the hand lost the focus (its cursor is drawn only with it), and the logs
             # wrapped what came meanwhile at no width: both as they were, once laid out again.
             if not small and not self.chatting:
-                self.query_one(Hand).focus()
+                self.set_focus(self.query_one(Hand))  # at once: `c` puts it in the chat next
             self.call_after_refresh(self.reflow_logs)
         # The players' names and the table's lines are cut to the new width.
         self.call_after_refresh(self.refresh_all)

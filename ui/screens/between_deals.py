@@ -14,7 +14,7 @@ import time
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -33,9 +33,11 @@ class BetweenDeals(ModalScreen[None]):
     | Key | Action |
     | :- | :- |
     | enter / space / escape | Go on to the next deal |
+    | up / down, page up / page down | Scroll the summary (in a window too short for it) |
     """
 
     BINDINGS = [Binding("enter,space,escape", "go_on", N_("Go on"), priority=True)]
+    AUTO_FOCUS = None  # the lines take their scroll keys after the first moment (`take_keys`)
     keeps_its_keys = True
     """The keys typed while it shows are for it alone: once it has closed, those still on
     their way are dropped (`ui.keys`), not played on the table, which the player has not
@@ -67,7 +69,9 @@ class BetweenDeals(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Static(self.title_text, classes="form-title")
-            yield Static("\n".join(self.lines), id="between-lines")
+            # In a short window the lines scroll (up/down) under a countdown that stays.
+            with VerticalScroll(id="between-scroll"):
+                yield Static("\n".join(self.lines), id="between-lines")
             yield Static("", id="between-countdown")
         yield KeyBar()  # the bottom line always names the keys, over a summary too
 
@@ -75,7 +79,13 @@ class BetweenDeals(ModalScreen[None]):
         self.opened = time.monotonic()
         self.tick()
         self.set_interval(0.25, self.tick)
-        self.set_timer(READING, self.refresh_bindings)  # the key bar shows enter taken
+        self.set_timer(READING, self.take_keys)
+
+    def take_keys(self) -> None:
+        """The key bar shows enter taken; the arrows scroll the lines (not before: the arrows
+        of a burst that ended the deal would)."""
+        self.refresh_bindings()
+        self.query_one("#between-scroll").focus()
 
     def tick(self) -> None:
         elapsed = time.monotonic() - self.opened

@@ -5,7 +5,8 @@ status line names (the settings change it); `s` watches it; a table that has a p
 for it first, here. The cursor stays on the table it was on when the list is refreshed, even
 if tables came or went above it, so that keys pressed just after a refresh act on the table
 the player chose. The chosen table's fingerprint is a line of its own under the list: as a
-column it pushed the list past 80 columns in longer languages.
+column it pushed the list past 80 columns in longer languages. A narrow window (a phone's)
+cuts the list's last columns off: there, the chosen table's every column is said under it too.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from netcards.registry import get_game
 from protocol.discovery import FoundTable, discover
 from protocol.settings import discovery_target
 from ui.i18n import N_, _, ngettext
+from ui.layout import NARROW
 from ui.screens.password import PasswordPrompt
 from ui.widgets.keybar import KeyBar
 
@@ -120,11 +122,22 @@ class FindScreen(Screen[None]):
 
     def show_chosen(self) -> None:
         table = self.chosen()
-        self.query_one("#find-detail", Static).update(
+        detail = (
             ""
             if table is None
             else _("The table says its fingerprint is {fp}").format(fp=table.info.fingerprint)
         )
+        if table is not None and self.app.has_class(NARROW):
+            row = self.query_one(DataTable).get_row_at(self.found.index(table))
+            heads = (_("table"), _("game"), _("free seats"), _("password"), _("address"))
+            detail = "\n".join(f"{head}: {cell}" for head, cell in zip(heads, row, strict=True))
+            detail += "\n" + _("The table says its fingerprint is {fp}").format(
+                fp=table.info.fingerprint
+            )
+        self.query_one("#find-detail", Static).update(detail)
+
+    def on_resize(self) -> None:
+        self.show_chosen()
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()

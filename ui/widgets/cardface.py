@@ -51,8 +51,8 @@ class Glyphs:
 WORD_GAP = 1
 """The column before each card word: a space, or the cursor's bracket."""
 WORD_MARK = 1
-"""The column before the word itself: the selection's tick or number, or a dot for a card that
-cannot be played."""
+"""The column before the word itself: the selection's tick, or a dot for a card that cannot be
+played."""
 
 UNICODE = Glyphs("┌", "┐", "└", "┘", "─", "│", "▲", "✓")
 ASCII = Glyphs("+", "+", "+", "+", "-", "|", "^", "*")
@@ -137,13 +137,13 @@ def words(
     selected: frozenset[int] = frozenset(),
     dimmed: frozenset[int] = frozenset(),
     per_row: int = 11,
-    numbers: Mapping[int, int] | None = None,
 ) -> Text:
-    """Cards as words side by side, one line per row of cards: `[ 12•2] ·40•1  FIN•3`.
+    """Cards as words side by side, one line per row of cards: `[ 12•2] ·40•1  ✓FIN•3`.
 
     The card under the cursor is bracketed (and reversed); before each word, a selected card
-    shows its tick or its number from `numbers`, and a card that cannot be played a dot (a
-    faint word would be a colour blend, which some terminals show as another colour)."""
+    shows a tick, and a card that cannot be played a dot (a faint word would be a colour
+    blend, which some terminals show as another colour). The order of a selection is not
+    shown: a number before a number ("1120") would read as one (the prompt says the order)."""
     g = glyphs(ascii_mode)
     wide = word_width(looks) - WORD_GAP - WORD_MARK
     dot = "." if ascii_mode else "·"
@@ -157,10 +157,7 @@ def words(
             if i == cursor:
                 face += Style(reverse=True)
             line.append("[" if i == cursor else "]" if i - 1 == cursor and i != row[0] else " ")
-            if i in selected:
-                mark = str(numbers[i]) if numbers and i in numbers else g.selected
-            else:
-                mark = dot if i in dimmed else ""
+            mark = g.selected if i in selected else dot if i in dimmed else ""
             # The mark right before its word, the room of a shorter word before both.
             pad = " " * (wide - len(look.word) + WORD_MARK - len(mark[:WORD_MARK]))
             line.append(pad + mark[:WORD_MARK], face if i == cursor else Style())

@@ -169,7 +169,6 @@ class Hand(Widget, can_focus=True):
                 ascii_mode=self.ascii_mode,
                 cursor=cursor,
                 selected=selected,
-                numbers=numbers if self.ordered else {},
                 dimmed=dimmed,
                 per_row=self.per_row,
             )

@@ -13,7 +13,8 @@ from ui.i18n import _
 NAME_ROOM = 16
 """A name's columns in the panel; a longer one is cut with an ellipsis (names never wrap)."""
 LEAST_NAME_ROOM = 4
-"""In a narrow panel names give their room to the notes, down to this many columns."""
+"""In a narrow panel names give their room to the notes, down to this many columns (if that is
+not enough, the notes wrap)."""
 
 
 def cut(name: str, room: int, ellipsis: str) -> str:
@@ -87,8 +88,8 @@ class PlayersPanel(Static):
         # The arrow, the cards, the score, the notes, and a space between each two columns.
         left = width - (1 + cards + score + notes + 4)
         header = len(_("player"))
-        for room in range(NAME_ROOM, LEAST_NAME_ROOM, -1):
+        for room in range(NAME_ROOM, LEAST_NAME_ROOM - 1, -1):
             names = [len(cut(r.name, room, "...")) + (len(you) if r.you else 0) for r in rows]
             if max([header, *names]) <= left:
                 return room
-        return LEAST_NAME_ROOM
+        return NAME_ROOM // 2  # the notes wrap whatever the names give up: names stay readable
