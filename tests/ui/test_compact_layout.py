@@ -79,9 +79,10 @@ async def test_c_opens_the_chat_in_a_narrow_window_and_escape_goes_back_to_the_t
         await pilot.press("enter")
         await wait_until(pilot, lambda: "Ann: hi all" in screen_text(app))
         await pilot.press("escape")
-        await pilot.pause(0.2)
+        await pilot.pause(0.3)
         text = screen_text(app)
         assert "Day 1 of 4" in text and screen.query_one(Hand).has_focus
+        assert "l Log" in text and "esc Leave" in text and "l Table" not in text, text
 
 
 async def test_a_landscape_phone_keeps_the_log_beside_the_table() -> None:

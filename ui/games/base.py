@@ -180,6 +180,8 @@ class GameScreen(Screen[None]):
         """The log was opened by the chat key: closing the chat closes it too."""
         self.shows = (False, False, False)
         """What the window shows: too small, narrow, the log in the table's place."""
+        self.drawn_for = (0, False)
+        """The table's width and whether the window was narrow when the table was drawn."""
         self.stand_in_move = False
         """The event being worded is our seat's move made by a bot (the host's stand-in while
         we were away, or the turn clock's): its subject is that bot, not 'You'."""
@@ -244,6 +246,8 @@ class GameScreen(Screen[None]):
         - shorter, or narrow, the hand as words when its boxes would take the table's rows;
         - below 40x20, a word on how big the window must be instead of a table cut to pieces.
         """
+        if len(self.query("#left, #right")) < 2:
+            return  # taken down before it was ever shown (the game failed at once)
         small = too_small(size)
         narrow = not small and size.width < FULL.width
         if narrow and self.chatting and not self.log_open:
@@ -269,8 +273,7 @@ class GameScreen(Screen[None]):
             if not small and not self.chatting:
                 self.set_focus(self.query_one(Hand))  # at once: `c` puts it in the chat next
             self.call_after_refresh(self.reflow_logs)
-        # The players' names and the table's lines are cut to the new width.
-        self.call_after_refresh(self.refresh_all)
+        self.call_after_refresh(self.redraw_if_resized)
         if small:
             times = "x" if self.ascii_mode else "\u00d7"  # the multiplication sign
             notice.update(
@@ -437,6 +440,7 @@ class GameScreen(Screen[None]):
                     ", ".join(n for n in notes if n),
                 )
             )
+        self.drawn_for = (self.table_width(), self.narrow)
         self.shown_seq = getattr(self.client, "seq", None)  # (a replay numbers no updates)
         # In a narrow window the panel is as wide as the window (its padding aside).
         width = self.app.size.width - 2 if self.narrow else None
@@ -475,9 +479,20 @@ class GameScreen(Screen[None]):
             line.styles.height = rows
         line.update(status, layout=False)
 
+    def redraw_if_resized(self) -> None:
+        """Laid out at a new size: the players' names and the table's lines are cut again to
+        the width they have now (not when it is the one they were drawn for)."""
+        if self.drawn_for != (self.table_width(), self.narrow):
+            self.refresh_all()
+
     def table_width(self) -> int:
-        """The table's columns (its padding aside)."""
-        return self.query_one("#table", Static).content_size.width or FULL.width // 2
+        """The table's columns (its padding aside); before the first layout, the ones the
+        styles will give it (a wide window's log column takes 40%, 32 columns at least)."""
+        width = self.query_one("#table", Static).content_size.width
+        if width:
+            return width
+        total = self.app.size.width
+        return total - 2 if total < FULL.width else total - max(32, total * 2 // 5) - 2
 
     def parts_line(self, parts: list[Text], sep: str) -> Text:
         """Parts of one line of the table joined by `sep`, broken between two parts (never

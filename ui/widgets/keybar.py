@@ -11,6 +11,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import HorizontalGroup
+from textual.css.scalar import Scalar
 from textual.widget import Widget
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
@@ -45,13 +46,18 @@ class KeyBar(Footer):
         """The width the keys were last put in rows for."""
 
     def on_mount(self) -> None:
-        super().on_mount()
-        self.compact = self.always_compact or self.app.size.width < FULL.width
+        # (Footer's own on_mount runs too, as Textual calls each class's handler.)
+        self.set_compact(self.app.size.width)
+
+    def set_compact(self, width: int) -> None:
+        compact = self.always_compact or width < FULL.width
+        if compact != self.compact:
+            self.compact = compact
 
     def on_resize(self, event: events.Resize) -> None:
         width = self.app.size.width
         if width != self.laid_out_at:
-            self.compact = self.always_compact or width < FULL.width
+            self.set_compact(width)
             self.call_after_refresh(self.recompose)
 
     def compose(self) -> ComposeResult:
@@ -74,7 +80,8 @@ class KeyBar(Footer):
         self.laid_out_at = width = self.app.size.width
         rows = self.in_rows(keys, width)
         self.set_class(len(rows) > 1, "-rows")
-        self.styles.height = max(1, len(rows))
+        if self.styles.height != Scalar.from_number(max(1, len(rows))):
+            self.styles.height = max(1, len(rows))
         if len(rows) <= 1:
             yield from keys
             return
