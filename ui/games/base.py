@@ -4,7 +4,7 @@ A game screen only renders the seat's view and sends intents; the host decides. 
 subclasses `GameScreen` with its card looks, its table, its words for events and its keys.
 
 The same screen fits windows from 40x20 (a phone's) up: see `ui.layout` for the classes the
-app gives a window by its size, and `fit` for what the screen does with them.
+app gives a window by its size, and `ui.games.window_fit` for what the screen shows in each.
 """
 
 from __future__ import annotations
@@ -17,14 +17,11 @@ from typing import Any, ClassVar
 
 from rich.console import RenderableType
 from rich.markup import escape
-from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.geometry import Size
-from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
 from netcards.action import Action
@@ -46,9 +43,9 @@ from protocol.client import (
 from protocol.errors import ErrorCode
 from ui import notices
 from ui.failures import link_lost
+from ui.games.window_fit import WindowFit
 from ui.i18n import N_, _, names_list, ngettext
 from ui.keys import Typed
-from ui.layout import FULL, SMALLEST, too_small
 from ui.option_words import options_in_play
 from ui.screen_keys import screen_keys
 from ui.screens.between_deals import BetweenDeals
@@ -87,7 +84,7 @@ READ_KEYS = (
 """Keys a game screen has that are not its bindings (the log's, the app's palette)."""
 
 
-class GameScreen(Screen[None]):
+class GameScreen(WindowFit):
     """The table of one game.
 
     | Key | Action |
@@ -147,7 +144,7 @@ class GameScreen(Screen[None]):
     seat's moves that a bot made for us name the bot (see `stand_in_move`)."""
 
     def __init__(self, session: Session, *, ascii_mode: bool = False) -> None:
-        super().__init__()
+        super().__init__()  # (and the window's layout: `WindowFit`)
         self.session = session
         self.ascii_mode = ascii_mode
         self.message = ""
@@ -167,21 +164,6 @@ class GameScreen(Screen[None]):
         self.shown_seq: int | None = None
         """The update whose view is on the screen (the client may hold a newer one not drawn
         yet): a key typed now is for its decision (`refuses_key`)."""
-        self.too_small = False
-        """The window cannot show the table: only the keys that do not need to see it work."""
-        self.short = False
-        """The window has fewer rows than the full layout's (`ui.layout`)."""
-        self.narrow = False
-        """The window is too narrow for the log and the chat beside the table (`ui.layout`):
-        they are behind a key (`log_open`)."""
-        self.log_open = False
-        """In a narrow window: the log and the chat are shown in the table's place."""
-        self.log_for_chat = False
-        """The log was opened by the chat key: closing the chat closes it too."""
-        self.shows = (False, False, False)
-        """What the window shows: too small, narrow, the log in the table's place."""
-        self.drawn_for = (0, False)
-        """The table's width and whether the window was narrow when the table was drawn."""
         self.stand_in_move = False
         """The event being worded is our seat's move made by a bot (the host's stand-in while
         we were away, or the turn clock's): its subject is that bot, not 'You'."""
@@ -232,60 +214,6 @@ class GameScreen(Screen[None]):
         """Seat -> seconds left, for each seat asked to act whose turn clock runs."""
         now, to_act = self.clock_now(), set(self.client.to_act)
         return {s: d - now for s, d in self.client.clock.items() if s in to_act}
-
-    def on_resize(self, event: events.Resize) -> None:
-        self.fit(event.size)
-
-    def fit(self, size: Size) -> None:
-        """The layout for a window of `size`, switched as it is resized, mid-game, with
-        nothing lost (the widgets stay; only what is shown changes):
-
-        - from 80x24, the full table, the log and the chat beside it;
-        - narrower, the table alone, the log and the chat in its place behind a key (`l`, and
-          `c` for the chat, which goes back with escape as it came);
-        - shorter, or narrow, the hand as words when its boxes would take the table's rows;
-        - below 40x20, a word on how big the window must be instead of a table cut to pieces.
-        """
-        if len(self.query("#left, #right")) < 2:
-            return  # taken down before it was ever shown (the game failed at once)
-        small = too_small(size)
-        narrow = not small and size.width < FULL.width
-        if narrow and self.chatting and not self.log_open:
-            self.log_open = self.log_for_chat = True  # the line being typed stays in sight
-        elif not narrow:
-            self.log_open = self.log_for_chat = False
-        self.too_small, self.narrow, self.short = small, narrow, size.height < FULL.height
-        notice = self.query_one("#too-small", Static)
-        notice.display = small
-        for part in ("#top", "#status", "#hand"):
-            self.query_one(part).display = not small
-        log_view = narrow and self.log_open
-        self.query_one("#left").display = not log_view
-        self.query_one("#right").display = not narrow or log_view
-        compact = narrow or self.short
-        # The compact layout's rows are taken: any beyond them may hold the cards' boxes.
-        self.query_one(Hand).fit_lines(max(0, size.height - SMALLEST.height) if compact else None)
-        shown, self.shows = self.shows, (small, narrow, log_view)
-        if shown != self.shows:
-            self.refresh_bindings()  # the table's keys go with the table, and come back with it
-            # Hidden, the hand lost the focus (its cursor is drawn only with it), and the logs
-            # wrapped what came meanwhile at no width: both as they were, once laid out again.
-            if not small and not self.chatting:
-                self.set_focus(self.query_one(Hand))  # at once: `c` puts it in the chat next
-            self.call_after_refresh(self.reflow_logs)
-        self.call_after_refresh(self.redraw_if_resized)
-        if small:
-            times = "x" if self.ascii_mode else "\u00d7"  # the multiplication sign
-            notice.update(
-                _("This window is {size}: make it at least {minimum} to see the table.").format(
-                    size=f"{size.width}{times}{size.height}",
-                    minimum=f"{SMALLEST.width}{times}{SMALLEST.height}",
-                )
-            )
-
-    def reflow_logs(self) -> None:
-        for log in self.query(ReflowLog):
-            log.reflow()
 
     def on_screen_resume(self) -> None:
         """Back from the rules or a question: the notices that came meanwhile went to that
@@ -479,52 +407,6 @@ class GameScreen(Screen[None]):
             line.styles.height = rows
         line.update(status, layout=False)
 
-    def redraw_if_resized(self) -> None:
-        """Laid out at a new size: the players' names and the table's lines are cut again to
-        the width they have now (not when it is the one they were drawn for)."""
-        if self.drawn_for != (self.table_width(), self.narrow):
-            self.refresh_all()
-
-    def table_width(self) -> int:
-        """The table's columns (its padding aside); before the first layout, the ones the
-        styles will give it (a wide window's log column takes 40%, 32 columns at least)."""
-        width = self.query_one("#table", Static).content_size.width
-        if width:
-            return width
-        total = self.app.size.width
-        return total - 2 if total < FULL.width else total - max(32, total * 2 // 5) - 2
-
-    def parts_line(self, parts: list[Text], sep: str) -> Text:
-        """Parts of one line of the table joined by `sep`, broken between two parts (never
-        inside one: "next out +4" stays whole) where the table is too narrow for them all."""
-        width, used = self.table_width(), 0
-        texts: list[str] = []
-        styles: list[str | Style] = []
-        for part in parts:
-            text, style = part.plain, part.style
-            if used and used + len(sep) + len(text) > width:
-                text, used = "\n" + text, 0
-            elif used:
-                text = sep + text
-                used += len(sep)
-            if styles and style == styles[-1]:  # one run of a style (bold parts, bold sep)
-                texts[-1] += text
-            else:
-                texts.append(text)
-                styles.append(style)
-            used += len(part.plain)
-        return Text.assemble(*zip(texts, styles, strict=True))
-
-    def status_width(self) -> int:
-        """The status line's columns (its padding aside)."""
-        line = self.query_one("#status", Static)
-        return line.content_size.width or max(1, self.app.size.width - 2)
-
-    def status_room(self) -> int:
-        """The room for a prompt: a row of the status line (two in a narrow window), and two
-        columns for the message mark of a word said before it."""
-        return (self.status_width() - 2) * (2 if self.narrow else 1)
-
     def say(self, text: str) -> None:
         """A line in the status bar until the next move (errors, hints): the others' moves
         in the meantime (simultaneous choices) leave it, as long as this seat's choice is
@@ -699,10 +581,6 @@ class GameScreen(Screen[None]):
         keys += [(_(key), _(what)) for key, what in READ_KEYS]
         self.app.show_rules(self.game_id, options, keys)  # type: ignore[attr-defined]
 
-    @property
-    def chatting(self) -> bool:
-        return self.focused is not None and self.focused.id == "chat-input"
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Take (and show) a key only when it means something: none while the chat has the
         focus (they type); a watcher has no player's keys; each game says about its own keys
@@ -783,15 +661,6 @@ class GameScreen(Screen[None]):
             self.log_for_chat = True
             self.show_log(True)
         self.set_focus(self.query_one("#chat-input"))  # at once: the next key may be text
-
-    def action_log_view(self, show: int) -> None:
-        self.log_for_chat = False
-        self.show_log(bool(show))
-
-    def show_log(self, show: bool) -> None:
-        """In a narrow window, the log and the chat in the table's place (or the table back)."""
-        self.log_open = show
-        self.fit(self.size)
 
     async def on_chat_box_said(self, message: ChatBox.Said) -> None:
         unsent = await send(LINE, self.client.say, message.text)
