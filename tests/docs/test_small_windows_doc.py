@@ -15,7 +15,7 @@ from ui.games.auf_achse import AufAchseScreen
 from ui.games.base import GameScreen
 from ui.games.velonimo import VelonimoScreen
 from ui.games.via_gladiola import ViaGladiolaScreen
-from ui.layout import FULL, SMALLEST
+from ui.layout import FULL, SMALLEST, TALL_ROWS
 
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
 SECTION = README[README.index("**Small windows and phones.**") :].split("\n\n## ")[0]
@@ -26,6 +26,7 @@ def test_the_sizes_are_the_layout_s() -> None:
     assert f"From {FULL.width}x{FULL.height} the table has its full layout" in SECTION
     assert f"under {FULL.width} columns the log and the chat are behind `l`" in SECTION
     assert f"under {FULL.height} rows" in SECTION
+    assert f"A narrow window of\n  {TALL_ROWS} rows or more" in SECTION
     assert f"Below {SMALLEST.width}x{SMALLEST.height} the table says" in SECTION
 
 

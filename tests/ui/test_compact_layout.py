@@ -99,6 +99,27 @@ async def test_a_landscape_phone_keeps_the_log_beside_the_table() -> None:
         assert screen.query_one(Hand).has_class("-words") and "l Log" not in text
 
 
+async def test_a_phone_held_upright_has_the_log_and_the_chat_under_the_table() -> None:
+    """45x40: narrow, but with the rows for the log and the chat under the table: no key to
+    them, and the chat box opens where it is."""
+    app = new_app()
+    async with app.run_test(size=(45, 40)) as pilot:
+        await start_practice(pilot, "velonimo", 5)
+        screen = app.screen
+        await wait_for_turn(pilot, screen.client)
+        await wait_until(pilot, lambda: "esc Leave" in screen_text(app))
+        text = screen_text(app)
+        lines = text.splitlines()
+        table = next(i for i, line in enumerate(lines) if "Round 1 of 5" in line)
+        log = next(i for i, line in enumerate(lines) if "Log: pgup/pgdn" in line)
+        assert table < log, text
+        assert "Bot 5" in text and "l Log" not in text, text
+        await pilot.press("c", *"hey")
+        await pilot.pause(0.2)
+        text = screen_text(app)
+        assert "hey" in text and "Round 1 of 5" in text, "the table stays in sight"
+
+
 async def test_a_tall_narrow_window_has_the_rows_for_the_boxes() -> None:
     """50x30 (a portrait phone held tall): the hand's boxes fit in the rows the compact layout
     leaves, so they stay."""

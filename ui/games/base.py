@@ -589,8 +589,8 @@ class GameScreen(WindowFit):
             return False
         if self.too_small and action not in self.BLIND:
             return False
-        if action == "log_view":  # a narrow window's: open it (1) when shut, shut it when open
-            return self.narrow and bool(parameters and parameters[0]) != self.log_open
+        if action == "log_view":  # behind its key: open it (1) when shut, shut it when open
+            return self.log_behind_key and bool(parameters and parameters[0]) != self.log_open
         if action in self.EVERYBODY:
             return True
         if self.seat is None:
@@ -657,7 +657,7 @@ class GameScreen(WindowFit):
             log.scroll_page_down(animate=False)
 
     def action_chat(self) -> None:
-        if self.narrow and not self.log_open:
+        if self.log_behind_key and not self.log_open:
             self.log_for_chat = True
             self.show_log(True)
         self.set_focus(self.query_one("#chat-input"))  # at once: the next key may be text

@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from ui.i18n import _
-from ui.layout import FULL, SMALLEST, too_small
+from ui.layout import FULL, SMALLEST, TALL_ROWS, too_small
 from ui.widgets.hand import Hand
 from ui.widgets.reflow_log import ReflowLog
 
@@ -39,12 +39,15 @@ class WindowFit(Screen[None]):
         self.narrow = False
         """The window is too narrow for the log and the chat beside the table (`ui.layout`):
         they are behind a key (`log_open`)."""
+        self.log_behind_key = False
+        """Narrow but not tall: the log and the chat are behind `l`, in the table's place."""
         self.log_open = False
-        """In a narrow window: the log and the chat are shown in the table's place."""
+        """The log and the chat are shown in the table's place (`log_behind_key`)."""
         self.log_for_chat = False
         """The log was opened by the chat key: closing the chat closes it too."""
         self.shows = (False, False, False)
-        """What the window shows: too small, narrow, the log in the table's place."""
+        """What the window shows: too small, the log behind its key, the log in the table's
+        place."""
         self.drawn_for = (0, False)
         """The table's width and whether the window was narrow when the table was drawn."""
 
@@ -61,7 +64,8 @@ class WindowFit(Screen[None]):
 
         - from 80x24, the full table, the log and the chat beside it;
         - narrower, the table alone, the log and the chat in its place behind a key (`l`, and
-          `c` for the chat, which goes back with escape as it came);
+          `c` for the chat, which goes back with escape as it came); narrow but tall (36 rows
+          or more, a phone held upright), the log and the chat under the table;
         - shorter, or narrow, the hand as words when its boxes would take the table's rows;
         - below 40x20, a word on how big the window must be instead of a table cut to pieces.
         """
@@ -69,22 +73,27 @@ class WindowFit(Screen[None]):
             return  # taken down before it was ever shown (the game failed at once)
         small = too_small(size)
         narrow = not small and size.width < FULL.width
-        if narrow and self.chatting and not self.log_open:
+        stacked = narrow and size.height >= TALL_ROWS  # the log under the table
+        behind_key = narrow and not stacked
+        if behind_key and self.chatting and not self.log_open:
             self.log_open = self.log_for_chat = True  # the line being typed stays in sight
-        elif not narrow:
+        elif not behind_key:
             self.log_open = self.log_for_chat = False
         self.too_small, self.narrow, self.short = small, narrow, size.height < FULL.height
+        self.log_behind_key = behind_key
         notice = self.query_one("#too-small", Static)
         notice.display = small
         for part in ("#top", "#status", "#hand"):
             self.query_one(part).display = not small
-        log_view = narrow and self.log_open
+        log_view = behind_key and self.log_open
         self.query_one("#left").display = not log_view
-        self.query_one("#right").display = not narrow or log_view
+        self.query_one("#right").display = not behind_key or log_view
         compact = narrow or self.short
-        # The compact layout's rows are taken: any beyond them may hold the cards' boxes.
-        self.query_one(Hand).fit_lines(max(0, size.height - SMALLEST.height) if compact else None)
-        shown, self.shows = self.shows, (small, narrow, log_view)
+        # The compact layout's rows are taken (a tall one's for the log): any beyond them may
+        # hold the cards' boxes.
+        taken = TALL_ROWS if stacked else SMALLEST.height
+        self.query_one(Hand).fit_lines(max(0, size.height - taken) if compact else None)
+        shown, self.shows = self.shows, (small, behind_key, log_view)
         if shown != self.shows:
             self.refresh_bindings()  # the table's keys go with the table, and come back with it
             # Hidden, the hand lost the focus (its cursor is drawn only with it), and the logs
@@ -157,7 +166,8 @@ class WindowFit(Screen[None]):
         self.show_log(bool(show))
 
     def show_log(self, show: bool) -> None:
-        """In a narrow window, the log and the chat in the table's place (or the table back)."""
+        """The log and the chat in the table's place (or the table back), where they are
+        behind a key (`log_behind_key`)."""
         self.log_open = show
         self.fit(self.size)
 
