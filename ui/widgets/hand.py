@@ -5,7 +5,8 @@ Its cards are boxes, or words on one line where the window has too few rows for 
 
 The selection remembers the order the cards were picked in, for games where that order matters
 (Auf Achse's Completely free road puts the first picked card into the run first); such a game
-sets `ordered` so the cards show their number instead of a tick.
+sets `ordered` so the boxes show their number instead of a tick (words keep the tick: a number
+before a km word would read as part of it, and the game's prompt says the order).
 """
 
 from __future__ import annotations
