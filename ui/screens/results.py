@@ -59,7 +59,7 @@ class ResultsScreen(Screen[None]):
                 yield Button(_("Play again (a)"), id="again", variant="primary")
                 # A guest of the SSH door has no menu here: leaving ends their session.
                 yield Button(_("Leave (m)") if self._guest else _("Menu (m)"), id="menu")
-        yield KeyBar(wrap=True)
+        yield KeyBar()
 
     def on_mount(self) -> None:
         client = self.session.client
