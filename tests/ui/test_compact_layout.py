@@ -180,3 +180,30 @@ async def test_the_key_bar_goes_on_another_line_rather_than_past_the_edge() -> N
         await pilot.resize_terminal(160, 10)
         await pilot.pause(0.3)
         assert all(f"{k} Key number {k}" in screen_text(app).splitlines()[-1] for k in "abcdefgh")
+
+
+@pytest.mark.parametrize("size", [(40, 20), (50, 30)])
+async def test_a_long_summary_scrolls_under_its_countdown_once_it_takes_keys(
+    size: tuple[int, int],
+) -> None:
+    """More lines than the window has rows: the title and the countdown stay in sight, the
+    lines scroll under them, but not with the arrows of the burst that ended the deal (the
+    first moment's)."""
+    from ui.screens.between_deals import READING, BetweenDeals
+
+    lines = [f"Seat {n}: {n} km" for n in range(1, 41)]
+    app = new_app()
+    async with app.run_test(size=size) as pilot:
+        await app.push_screen(BetweenDeals("Stage 1 is over", lines, seconds=60))
+        await pilot.press("down", "pagedown", "end")  # typed with the deal's last move
+        await pilot.pause(0.1)
+        text = screen_text(app)
+        assert "Stage 1 is over" in text and "Next deal in" in text, text
+        assert "Seat 1: 1 km" in text and "Seat 40: 40 km" not in text, text
+        await pilot.pause(READING)
+        await pilot.press("pagedown", "pagedown", "pagedown", "pagedown", "pagedown")
+        await pilot.pause(0.2)
+        text = screen_text(app)
+        assert "Seat 40: 40 km" in text and "Seat 1: 1 km" not in text, text
+        assert "Stage 1 is over" in text and "Next deal in" in text, text
+        assert "Go on" in text.splitlines()[-1], "the key bar"

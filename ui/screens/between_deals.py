@@ -38,7 +38,7 @@ class BetweenDeals(ModalScreen[None]):
     """
 
     BINDINGS = [Binding("enter,space,escape", "go_on", N_("Go on"), priority=True)]
-    AUTO_FOCUS = None  # the lines take their scroll keys after the first moment (`take_keys`)
+    AUTO_FOCUS = ""  # none: the lines take their scroll keys after the first moment (`take_keys`)
     keeps_its_keys = True
     """The keys typed while it shows are for it alone: once it has closed, those still on
     their way are dropped (`ui.keys`), not played on the table, which the player has not
