@@ -131,11 +131,13 @@ class Hand(Widget, can_focus=True):
 
     def choose_form(self) -> None:
         """Boxes when they fit in `box_lines`, else words (the `-words` class: one line per
-        row of cards, and no more lines kept for boxes)."""
+        row of cards, and no more lines kept for boxes). An empty hand counts as a row: where
+        no box would fit, its words ('(no cards)', the deal on its way) take one line, not the
+        rows of a box."""
         as_words = False
-        if self.box_lines is not None and self.cards:
+        if self.box_lines is not None:
             per_row = max(1, self.room // CARD_WIDTH)
-            rows = -(-len(self.cards) // per_row)
+            rows = max(1, -(-len(self.cards) // per_row))
             as_words = rows * CARD_HEIGHT > self.box_lines
         self.set_class(as_words, "-words")
 
