@@ -21,6 +21,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.command import CommandPalette, SearchIcon
 from textual.filter import LineFilter, Monochrome
+from textual.geometry import Size
 from textual.screen import Screen
 
 from protocol.client import (
@@ -42,6 +43,7 @@ from ui.hangup import CHECK_EVERY, hang_up_now, hung_up
 from ui.i18n import N_, _, current, from_locale, ngettext, use
 from ui.key_names import key_name
 from ui.keys import KeysInOrder
+from ui.layout import size_classes
 from ui.screen_keys import screen_keys
 from ui.screens.confirm import Confirm, Notice
 from ui.screens.find import FindScreen
@@ -85,10 +87,6 @@ class NetcardsApp(App[None]):
 
     CSS_PATH = "netcards.tcss"
     TITLE = "netcards"
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (60, "-broad")]
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (24, "-tall")]
-    """Each screen's classes for its window's size: the forms, questions and lobby lay
-    themselves out for a phone's window (40x20) with `-narrow` and `-short` (netcards.tcss)."""
     writes_files = True
     """False for a guest of the SSH door: nothing of theirs is saved on the host's disk."""
     BINDINGS = [
@@ -146,6 +144,7 @@ class NetcardsApp(App[None]):
 
     def on_mount(self) -> None:
         self.apply_settings(language=False)
+        self.classify_size()
         if not self.is_headless and sys.__stdin__ is not None and sys.__stdin__.isatty():
             self.set_interval(CHECK_EVERY, self._check_terminal)
         self.push_screen(MenuScreen())
@@ -158,6 +157,16 @@ class NetcardsApp(App[None]):
         elif self.start_join is not None:
             plan = self.start_join
             self.join_table(plan.address, self.settings.name, plan.password, plan.spectator)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Before the screens hear of the new size (Textual tells them a moment later): their
+        styles already fit it."""
+        self.classify_size(event.size)
+
+    def classify_size(self, size: Size | None = None) -> None:
+        """The window's layout classes (`ui.layout`), for the styles and screens to follow."""
+        for name, on in size_classes(size or self.size).items():
+            self.set_class(on, name)
 
     def _check_terminal(self) -> None:
         """See `ui.hangup`: with SIGHUP ignored, this is how a closed terminal ends us."""

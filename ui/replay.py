@@ -125,6 +125,7 @@ class ReplayControls:
     | home / end | The deal / the end |
     | a | Show every hand (the game is over) or only yours |
     | down / up | Scroll every hand, when they are more than the window shows |
+    | l | In a window under 80 columns: the log in the table's place, and back |
     | q / escape | Close the replay |
     """
 
@@ -147,6 +148,8 @@ class ReplayControls:
     KEYS: ClassVar[frozenset[str]] = frozenset(
         {"step", "jump", "to", "all_hands", "close", "rules", "scroll_log", "scroll_hands"}
     )
+    NARROW_KEYS: ClassVar[frozenset[str]] = frozenset({"log_view"})
+    """In a narrow window, the log's key too (the game screen says when: see `check_action`)."""
     """The only keys of a replay: the game screen's own (play, hint, chat...) are hidden."""
 
     replay: Replay
@@ -158,6 +161,8 @@ class ReplayControls:
             # Only while there is more to see: a key that does nothing would crowd the bar.
             hands = self.query(EveryHand)
             return bool(hands) and hands.first().display and hands.first().max_scroll_y > 0
+        if action in self.NARROW_KEYS:
+            return super().check_action(action, parameters)  # type: ignore[misc,no-any-return]
         return action in self.KEYS
 
     def on_mount(self: Any) -> None:

@@ -61,7 +61,8 @@ def _set_size(fd: int, columns: int, rows: int) -> None:
 
 
 class Terminal:
-    """One terminal window running `netcards ARGS` with its own config and data folders."""
+    """One terminal window running `netcards ARGS` with its own config and data folders (or
+    any other `command`: `ssh` to a table's door)."""
 
     def __init__(
         self,
@@ -69,6 +70,7 @@ class Terminal:
         *args: str,
         size: tuple[int, int] = (80, 24),
         env: dict[str, str] | None = None,
+        command: list[str] | None = None,
     ) -> None:
         columns, rows = size
         self.screen = pyte.Screen(columns, rows)
@@ -87,7 +89,7 @@ class Terminal:
         master, child = os.openpty()
         _set_size(child, columns, rows)
         self.process = subprocess.Popen(
-            [*PROGRAM, *args],
+            [*(PROGRAM if command is None else command), *args],
             stdin=child,
             stdout=child,
             stderr=child,

@@ -23,13 +23,23 @@ RESULTS = "deal verified"
 GAME_OVER = "Game over"
 
 
-def open_table(home: Path, game: str, players: int, *extra: str, **kwargs: object) -> Terminal:
-    """`netcards host` for a practice table: this player and bots that play at once."""
+def open_table(
+    home: Path,
+    game: str,
+    players: int,
+    *extra: str,
+    options: tuple[str, ...] = (),
+    **kwargs: object,
+) -> Terminal:
+    """`netcards host` for a practice table: this player and bots that play at once; `extra`
+    are the program's own arguments (`--ascii`), `options` the game's (`difficulties=1,2`)."""
     config = home / "config"
     config.mkdir(parents=True, exist_ok=True)
     (config / "settings.json").write_text(json.dumps({"name": "ann", "bot_delay": 0}))
     args = [*extra, "host", "--game", game, "--players", str(players)]
     args += ["--bots", str(players - 1), "--port", "0", "--discovery-port", "0"]
+    for option in options:
+        args += ["--option", option]
     return Terminal(home, *args, **kwargs)  # type: ignore[arg-type]
 
 

@@ -113,12 +113,12 @@ async def test_the_countdown_counts_whole_seconds_from_the_deadline() -> None:
             drawn: list[tuple[float, int]] = []
             show = panel.show
 
-            def spy(rows: Any, title: str) -> None:
+            def spy(rows: Any, title: str, width: int | None = None) -> None:
                 mine = next(row for row in rows if row.seat == client.seat)
                 found = re.search(r"(\d+)s left", mine.note)
                 if found and client.clock.get(client.seat) == deadline:
                     drawn.append((loop.time(), int(found.group(1))))
-                show(rows, title)
+                show(rows, title, width)
 
             panel.show = spy  # type: ignore[method-assign]
             # Something else draws the table half-way through a second: a hint asked for.

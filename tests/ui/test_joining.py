@@ -182,10 +182,12 @@ async def test_a_busy_port_brings_the_host_form_back_on_the_port_field() -> None
             assert "already in use" not in screen_text(pilot.app), "the port was changed"
 
 
+@pytest.mark.parametrize("size", [(80, 24), (40, 20)])
 async def test_a_table_whose_game_has_begun_says_so_not_that_nobody_answers(
-    tmp_path: Any,
+    tmp_path: Any, size: tuple[int, int]
 ) -> None:
-    """The host's refusal of a newcomer is the host's answer, not a connection that failed."""
+    """The host's refusal of a newcomer is the host's answer, not a connection that failed;
+    in a phone's window too, where the form scrolls to show it with the box it points at."""
     from protocol.client import GameStarted, TableClient
     from protocol.known_hosts import KnownHosts
 
@@ -198,14 +200,14 @@ async def test_a_table_whose_game_has_begun_says_so_not_that_nobody_answers(
             if bea.seat is not None and not asked:
                 await bea.set_ready(True)
                 asked = True
-        async with app().run_test(size=(80, 24)) as pilot:
+        async with app().run_test(size=size) as pilot:
             await join_from_the_form(pilot, f"127.0.0.1:{host.port}")
             await wait_until(pilot, lambda: on(pilot, "Confirm"), 30)
             await pilot.press("y")
             await wait_until(pilot, lambda: on(pilot, "JoinScreen") and "!" in words(pilot), 30)
             text = words(pilot)
             assert "Nobody answers" not in text, text
-            assert "no free seat" in text and "spectator" in text, text
+            assert "no free seat" in text and "space ticks the box, enter joins" in text, text
             assert "has already started; you may join" not in text, "the host's words, again"
             # The box the words point at has the focus: space ticks it (the address stays),
             # and enter joins to watch.

@@ -73,6 +73,7 @@ async def test_the_help_and_the_key_bar_name_keys_in_the_player_s_language(
         await pilot.pause(0.2)
         await burst(pilot, "?")
         await wait_until(pilot, lambda: on(app, "HelpScreen"))
+        await wait_until(pilot, lambda: bool(key_bar(app).strip()))  # (drawn a moment after)
         assert key_bar(app).startswith(f" {escape} "), key_bar(app)
         if language == "fr":
             assert not ENGLISH_NAMES.search(screen_text(app)), screen_text(app)

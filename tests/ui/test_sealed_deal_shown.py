@@ -22,8 +22,9 @@ def key_bar(app: Any) -> str:
     return screen_text(app).splitlines()[-1]
 
 
+@pytest.mark.parametrize("size", [(80, 24), (40, 20)])
 async def test_the_sealing_is_said_until_the_hand_is_known(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
 ) -> None:
     # The sealing's messages wait (as over a slow link) until the test has looked.
     sealing = TableClient._on_sealed
@@ -38,7 +39,7 @@ async def test_the_sealing_is_said_until_the_hand_is_known(
         "via-gladiola", 3, {}, bots=2, sealed=True, bind="127.0.0.1", port=0, discovery=False
     )
     app: Any = make_app(settings=UserSettings(name="Ann"), ascii_mode=False, host=plan)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=size) as pilot:
         await wait_until(pilot, lambda: hasattr(app.screen, "game_id"), 30)
         screen = app.screen
         await wait_until(pilot, lambda: SEALING in screen_text(app), 10)

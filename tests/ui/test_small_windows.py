@@ -168,3 +168,22 @@ async def test_the_results_at_40_by_20_scroll_to_the_deal_check() -> None:
         await pilot.press("pagedown", "pagedown", "pagedown")
         await pilot.pause(0.2)
         assert "deal verified" in flat(app) and "Game over" in screen_text(app)
+
+
+@pytest.mark.parametrize("game", ["via-gladiola", "velonimo", "auf-achse"])
+async def test_the_results_at_40_by_20_keep_every_column_whole(game: str) -> None:
+    """Five players: each column's title, each name with "(you)" and the winner's word read
+    whole (a frame around the columns cut "winner" and "blisters" short)."""
+    from ui.games import screen_class
+
+    app = app_in("en", ascii_mode=False)
+    async with app.run_test(size=SMALL) as pilot:
+        session = finished_session(game, 5)
+        await app.push_screen(ResultsScreen(session))
+        await pilot.pause(0.3)
+        text = screen_text(app)
+        score = i18n._(screen_class(game).score_title)
+        header = next(line for line in text.splitlines() if "place" in line)
+        assert header.split() == ["place", "player", score], text
+        assert "Ann (you)" in text and "winner" in text and "…" not in text, text
+        assert not within_the_window(app), within_the_window(app)

@@ -65,6 +65,8 @@ BANDS = ((40, "cyan"), (80, "yellow"), (120, "bold green"))
 """km cards by size: up to 40, up to 80, up to 120; one, two or three pips say the same."""
 
 BAR = 16
+NARROW_BAR = 8
+"""The odometer's bar in a narrow window, so that its line fits 40 columns."""
 
 
 def band(km: int) -> int:
@@ -117,10 +119,10 @@ class AufAchseScreen(GameScreen):
         if kind == KM:
             km = deck.value[card]
             pips = ("o" if self.ascii_mode else "•") * (band(km) + 1)
-            return Look(str(km), pips, BANDS[band(km)][1], self.card_name(card))
-        return Look(
-            on_face(LABELS[kind]), on_face(MARKS[kind]), COLOURS[kind], self.card_name(card)
-        )
+            # In a word the km alone: the pips say its size again.
+            return Look(str(km), pips, BANDS[band(km)][1], self.card_name(card), str(km))
+        label = on_face(LABELS[kind])  # in a word the label alone: the mark is its effect
+        return Look(label, on_face(MARKS[kind]), COLOURS[kind], self.card_name(card), label)
 
     def label(self, card: int) -> str:
         """The card as on its face: '70', 'P', 'LC'..."""
@@ -174,17 +176,16 @@ class AufAchseScreen(GameScreen):
     def table_text(self) -> RenderableType:
         view = self.view
         text = Text()
-        text.append(
-            _("Stage {stage} of {stages}").format(stage=view["stage"], stages=view["stages"]),
-            style="bold",
-        )
-        text.append(
-            ", "
-            + _("round {n}").format(n=view["round"])
-            + ", "
-            + _("first player: {who}").format(who=self.name_of(view["first_player"]))
-            + "\n"
-        )
+        head = [
+            Text(
+                _("Stage {stage} of {stages}").format(stage=view["stage"], stages=view["stages"]),
+                "bold",
+            ),
+            Text(_("round {n}").format(n=view["round"])),
+            Text(_("first player: {who}").format(who=self.name_of(view["first_player"]))),
+        ]
+        text.append_text(self.parts_line(head, ", "))
+        text.append("\n")
         text.append_text(self.odometer_text())
         text.append("\n")
         up = " ".join(self.label(c) for c in view["odometer_km"]) or "-"
@@ -220,11 +221,12 @@ class AufAchseScreen(GameScreen):
     def odometer_text(self) -> Text:
         view = self.view
         total, target = view["total"], view["target"]
-        filled = min(BAR, total * BAR // target) if target else 0
+        bar = NARROW_BAR if self.narrow else BAR
+        filled = min(bar, total * bar // target) if target else 0
         full, empty = ("#", ".") if self.ascii_mode else ("█", "░")
         text = Text(_("Odometer") + " ")
         text.append("[" + full * filled, style="bold green")
-        text.append(empty * (BAR - filled) + "]")
+        text.append(empty * (bar - filled) + "]")
         text.append(" " + _("{total} of {target} km").format(total=total, target=target))
         return text
 
@@ -264,7 +266,8 @@ class AufAchseScreen(GameScreen):
         if not view or view.get("over"):
             return ""
         note = _("run {n}").format(n=view["run_lengths"][seat])
-        if view["phase"] in (RUN, FREE_ROAD) and view["chosen"][seat]:
+        # (Narrow, the arrow alone says who still chooses: the room is the names'.)
+        if view["phase"] in (RUN, FREE_ROAD) and view["chosen"][seat] and not self.narrow:
             note += ", " + _("chosen")
         return note
 

@@ -2,6 +2,9 @@
 
 A game screen only renders the seat's view and sends intents; the host decides. Each title
 subclasses `GameScreen` with its card looks, its table, its words for events and its keys.
+
+The same screen fits windows from 40x20 (a phone's) up: see `ui.layout` for the classes the
+app gives a window by its size, and `ui.games.window_fit` for what the screen shows in each.
 """
 
 from __future__ import annotations
@@ -19,8 +22,6 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.geometry import Size
-from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
 from netcards.action import Action
@@ -43,6 +44,7 @@ from protocol.errors import ErrorCode
 from ui import notices
 from ui.awaited_words import waiting_line
 from ui.failures import link_lost
+from ui.games.window_fit import WindowFit
 from ui.i18n import N_, _, names_list, ngettext
 from ui.keys import Typed
 from ui.option_words import options_in_play
@@ -57,8 +59,6 @@ from ui.widgets.keybar import KeyBar
 from ui.widgets.players import PlayerRow, PlayersPanel
 from ui.widgets.reflow_log import ReflowLog
 
-MIN_SIZE = (80, 24)
-"""The smallest window that shows a whole table (columns, rows)."""
 CLOCK_MARGIN = 0.01
 """How long after a whole second of the turn clock its countdown is drawn again: timers do not
 wake early, but a hair late is the next whole second for sure."""
@@ -88,7 +88,7 @@ READ_KEYS = (
 """Keys a game screen has that are not its bindings (the log's, the app's palette)."""
 
 
-class GameScreen(Screen[None]):
+class GameScreen(WindowFit):
     """The table of one game.
 
     | Key | Action |
@@ -99,7 +99,8 @@ class GameScreen(Screen[None]):
     | ? | The rules of this game |
     | h | A hint: what the search bot would play in your seat, and its chance to win |
     | c | Chat (enter sends a line and the box stays open; escape goes back to the hand: see ChatInput) |
-    | escape | Back to your hand (from the chat), or leave the table |
+    | l | In a window under 80 columns: the log and the chat in the table's place, and back |
+    | escape | Back to your hand (from the chat), back to the table (from the log), or leave |
 
     Keys typed in a burst reach this screen one at a time, each once the one before has been
     handled (`ui.keys`), so every key here acts on what the keys before it did: the hand's
@@ -117,10 +118,13 @@ class GameScreen(Screen[None]):
         Binding("question_mark", "rules", N_("Rules")),
         Binding("h", "hint", N_("Hint")),
         Binding("c", "chat", N_("Chat")),
+        Binding("l", "log_view(1)", N_("Log")),
+        Binding("l", "log_view(0)", N_("Table")),
+        Binding("escape", "log_view(0)", N_("Table"), show=False),  # (a replay's closes it)
         Binding("escape", "back", N_("Leave")),
     ]
     EVERYBODY: ClassVar[frozenset[str]] = frozenset(
-        {"hand_move", "hand_jump", "scroll_log", "rules", "chat", "back"}
+        {"hand_move", "hand_jump", "scroll_log", "rules", "chat", "log_view", "back"}
     )
     """The keys of watchers too; the others are a player's."""
     BLIND: ClassVar[frozenset[str]] = frozenset({"rules", "back"})
@@ -144,7 +148,7 @@ class GameScreen(Screen[None]):
     seat's moves that a bot made for us name the bot (see `stand_in_move`)."""
 
     def __init__(self, session: Session, *, ascii_mode: bool = False) -> None:
-        super().__init__()
+        super().__init__()  # (and the window's layout: `WindowFit`)
         self.session = session
         self.ascii_mode = ascii_mode
         self.message = ""
@@ -164,8 +168,6 @@ class GameScreen(Screen[None]):
         self.shown_seq: int | None = None
         """The update whose view is on the screen (the client may hold a newer one not drawn
         yet): a key typed now is for its decision (`refuses_key`)."""
-        self.too_small = False
-        """The window cannot show the table: only the keys that do not need to see it work."""
         self.stand_in_move = False
         """The event being worded is our seat's move made by a bot (the host's stand-in while
         we were away, or the turn clock's): its subject is that bot, not 'You'."""
@@ -218,37 +220,6 @@ class GameScreen(Screen[None]):
         """Seat -> seconds left, for each seat asked to act whose turn clock runs."""
         now, to_act = self.clock_now(), set(self.client.to_act)
         return {s: d - now for s, d in self.client.clock.items() if s in to_act}
-
-    def on_resize(self, event: events.Resize) -> None:
-        self.fit(event.size)
-
-    def fit(self, size: Size) -> None:
-        """Below the size the table needs, say so instead of a table cut to pieces."""
-        small = size.width < MIN_SIZE[0] or size.height < MIN_SIZE[1]
-        was_small, self.too_small = self.too_small, small
-        notice = self.query_one("#too-small", Static)
-        notice.display = small
-        for part in ("#top", "#status", "#hand"):
-            self.query_one(part).display = not small
-        if small != was_small:
-            self.refresh_bindings()  # the table's keys go with the table, and come back with it
-        if was_small and not small:
-            # Hidden, the hand lost the focus (its cursor is drawn only with it), and the logs
-            # wrapped what came meanwhile at no width: both as they were, once laid out again.
-            self.query_one(Hand).focus()
-            self.call_after_refresh(self.reflow_logs)
-        if small:
-            times = "x" if self.ascii_mode else "\u00d7"  # the multiplication sign
-            notice.update(
-                _("This window is {size}: make it at least {minimum} to see the table.").format(
-                    size=f"{size.width}{times}{size.height}",
-                    minimum=f"{MIN_SIZE[0]}{times}{MIN_SIZE[1]}",
-                )
-            )
-
-    def reflow_logs(self) -> None:
-        for log in self.query(ReflowLog):
-            log.reflow()
 
     def on_screen_resume(self) -> None:
         """Back from the rules or a question: the notices that came meanwhile went to that
@@ -431,8 +402,11 @@ class GameScreen(Screen[None]):
                     ", ".join(n for n in notes if n),
                 )
             )
+        self.drawn_for = (self.table_width(), self.narrow)
         self.shown_seq = getattr(self.client, "seq", None)  # (a replay numbers no updates)
-        self.query_one(PlayersPanel).show(rows, _(self.score_title))
+        # In a narrow window the panel is as wide as the window (its padding aside).
+        width = self.app.size.width - 2 if self.narrow else None
+        self.query_one(PlayersPanel).show(rows, _(self.score_title), width)
         self.query_one("#table", Static).update(self.table_text())
         legal = self.legal()
         cards = self.hand_cards()
@@ -459,9 +433,10 @@ class GameScreen(Screen[None]):
             status.append(_("Watching") + ": ", style="bold")
         status.append(self.waiting() or (self.deal_words() if self.dealing else self.prompt()))
         line = self.query_one("#status", Static)
-        width = line.size.width or max(1, self.app.size.width - 2)
-        rows = 2 if len(status.wrap(self.app.console, width)) > 1 else 1
-        if rows != self.status_rows:  # a message before the prompt may need a second row
+        width = self.status_width()
+        # A message before the prompt may need a second row; a narrow window a third.
+        rows = min(3 if self.narrow else 2, len(status.wrap(self.app.console, width)))
+        if rows != self.status_rows:
             self.status_rows = rows
             line.styles.height = rows
         line.update(status, layout=False)
@@ -648,10 +623,6 @@ class GameScreen(Screen[None]):
         keys += [(_(key), _(what)) for key, what in READ_KEYS]
         self.app.show_rules(self.game_id, options, keys)  # type: ignore[attr-defined]
 
-    @property
-    def chatting(self) -> bool:
-        return self.focused is not None and self.focused.id == "chat-input"
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Take (and show) a key only when it means something: none while the chat has the
         focus (they type); a watcher has no player's keys; each game says about its own keys
@@ -660,6 +631,8 @@ class GameScreen(Screen[None]):
             return False
         if self.too_small and action not in self.BLIND:
             return False
+        if action == "log_view":  # behind its key: open it (1) when shut, shut it when open
+            return self.log_behind_key and bool(parameters and parameters[0]) != self.log_open
         if action in self.EVERYBODY:
             return True
         if self.dealing:
@@ -728,6 +701,9 @@ class GameScreen(Screen[None]):
             log.scroll_page_down(animate=False)
 
     def action_chat(self) -> None:
+        if self.log_behind_key and not self.log_open:
+            self.log_for_chat = True
+            self.show_log(True)
         self.set_focus(self.query_one("#chat-input"))  # at once: the next key may be text
 
     async def on_chat_box_said(self, message: ChatBox.Said) -> None:
@@ -737,6 +713,9 @@ class GameScreen(Screen[None]):
 
     def on_chat_box_closed(self, message: ChatBox.Closed) -> None:
         self.query_one(Hand).focus()
+        if self.log_for_chat:  # the chat key opened the log: back to the table, as it came
+            self.log_for_chat = False
+            self.show_log(False)
 
     def describe_move(self, action: Action) -> str:
         """A legal move in words, for the hint (each title words its own moves)."""

@@ -66,9 +66,6 @@ ANIMALS = {1: N_("turtle"), 2: N_("dromedary"), 5: N_("tiger")}
 CHOICE_PHASES = ("victim", "next_leader", "reward")
 """The phases that ask for a seat (with the digit keys)."""
 
-STATUS_WIDTH = 76
-"""The status line's room at 80 columns."""
-
 SHOWN_PLAYS = 4
 """Plays of the current attack listed on the table; older ones are counted (the log has them)."""
 
@@ -295,24 +292,23 @@ class VelonimoScreen(GameScreen):
     def table_text(self) -> RenderableType:
         view = self.view
         text = Text()
-        text.append(
-            _("Round {n} of {total}").format(n=view["round"], total=view["rounds"])
-            + self.sep
-            + _("difficulty {d}").format(d=view["difficulty"]),
-            style="bold",
-        )
+        head = [
+            Text(_("Round {n} of {total}").format(n=view["round"], total=view["rounds"]), "bold"),
+            Text(_("difficulty {d}").format(d=view["difficulty"]), "bold"),
+        ]
         if view["mode"] == "duel":
-            text.append(self.sep + _("target {n} points").format(n=view["duel_target"]))
+            head.append(Text(_("target {n} points").format(n=view["duel_target"])))
         elif not view["over"]:
             left = len(self.still_in())
             if left > 1:
-                text.append(self.sep + _("next out +{n}").format(n=view["difficulty"] * (left - 1)))
+                head.append(Text(_("next out +{n}").format(n=view["difficulty"] * (left - 1))))
+        text.append_text(self.parts_line(head, self.sep))
         text.append("\n")
         # The most pressing first: a big duel hand leaves the table only a few lines.
         self.exchange_text(text)
         self.attack_text(text)
         passed = self.passers()
-        if passed:
+        if passed and not self.narrow:  # (narrow, the players' notes alone say it: rows are few)
             text.append(
                 _("Passed: {names}").format(names=", ".join(self.name_of(s) for s in passed)) + "\n"
             )
@@ -477,7 +473,7 @@ class VelonimoScreen(GameScreen):
         fit (the players list marks each seat's digit)."""
         choices = self.seat_choices()
         line = head + " " + self.sep.join(f"{s + 1} {self.name_of(s)}" for s in choices)
-        if len(line) <= STATUS_WIDTH:
+        if len(line) <= self.status_room():
             return line
         digits = ", ".join(str(s + 1) for s in choices)
         return _("{question} Press {digits} (see the players list)").format(

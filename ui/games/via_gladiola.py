@@ -136,11 +136,18 @@ class ViaGladiolaScreen(GameScreen):
                 for lo, hi, n in ((1, 5, 0), (6, 10, 1), (11, 15, 2))
                 if top + lo <= 50
             ]
-            joined = _("; ").join(ranges)  # (French puts a space before it)
-            line = _("From {top}: {ranges}").format(top=top, ranges=joined)
+            sep = _("; ")  # (French puts a space before it)
+            said = _("From {top}: {ranges}")
             if top + 16 <= 50:
-                line = _("From {top}: {ranges}; more is too fast").format(top=top, ranges=joined)
-            text.append(line + "\n", style="dim")
+                said = _("From {top}: {ranges}; more is too fast")
+            if self.narrow:  # broken between two steps, never inside one ("18-22 draw 0")
+                head, tail = said.format(top=top, ranges="\0").split("\0")
+                steps = [head + ranges[0], *ranges[1:]]
+                steps[-1] += tail
+                text.append_text(self.parts_line([Text(s, "dim") for s in steps], sep))
+                text.append("\n")
+            else:
+                text.append(said.format(top=top, ranges=sep.join(ranges)) + "\n", style="dim")
         if view["gladiolas"]:
             text.append(_("Gladiolas laid aside: {n}").format(n=len(view["gladiolas"])) + "\n")
         # Day 4 ends the game: its pile is never shuffled back.

@@ -34,10 +34,11 @@ class BetweenDeals(ModalScreen[None]):
     | Key | Action |
     | :- | :- |
     | enter / space / escape | Go on to the next deal |
-    | up / down | Scroll the summary, when it is longer than the window |
+    | up / down, page up / page down | Scroll the summary (in a window too short for it) |
     """
 
     BINDINGS = [Binding("enter,space,escape", "go_on", N_("Go on"), priority=True)]
+    AUTO_FOCUS = ""  # none: the lines take their scroll keys after the first moment (`take_keys`)
     keeps_its_keys = True
     """The keys typed while it shows are for it alone: once it has closed, those still on
     their way are dropped (`ui.keys`), not played on the table, which the player has not
@@ -74,18 +75,23 @@ class BetweenDeals(ModalScreen[None]):
             with VerticalScroll(id="between-scroll"):
                 yield Static("\n".join(self.lines), id="between-lines")
             yield Static("", id="between-countdown")
-        yield KeyBar(wrap=True)  # the bottom line always names the keys, over a summary too
+        yield KeyBar()  # the bottom line always names the keys, over a summary too
 
     def on_resize(self, event: events.Resize) -> None:
         """The lines take the rows the title, the countdown, the frame and the key bar leave."""
         self.query_one("#between-scroll").styles.max_height = max(3, event.size.height - 8)
 
     def on_mount(self) -> None:
-        self.query_one("#between-scroll").focus()
         self.opened = time.monotonic()
         self.tick()
         self.set_interval(0.25, self.tick)
-        self.set_timer(READING, self.refresh_bindings)  # the key bar shows enter taken
+        self.set_timer(READING, self.take_keys)
+
+    def take_keys(self) -> None:
+        """The key bar shows enter taken; the arrows scroll the lines (not before: the arrows
+        of a burst that ended the deal would)."""
+        self.refresh_bindings()
+        self.query_one("#between-scroll").focus()
 
     def tick(self) -> None:
         elapsed = time.monotonic() - self.opened

@@ -77,7 +77,7 @@ class Confirm(ScrollsItsText, ModalScreen[bool]):
             with Horizontal(id="answers"):
                 yield Button(self.yes + " (y)", id="yes", variant="primary")
                 yield Button(self.no + " (n)", id="no")
-        yield KeyBar(wrap=True)  # the bottom line always names the keys, over a question too
+        yield KeyBar()  # the bottom line always names the keys, over a question too
 
     def on_mount(self) -> None:
         self.query_one("#yes" if self.default else "#no", Button).focus()
@@ -105,7 +105,7 @@ class Notice(ScrollsItsText, ModalScreen[None]):
             with VerticalScroll(id="question-scroll"):
                 yield Static(self.text, id="question")
             yield Button(_("OK (enter)"), id="ok", variant="primary")
-        yield KeyBar(wrap=True)
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one(Button).focus()

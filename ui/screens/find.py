@@ -6,7 +6,9 @@ for it first, here. The cursor stays on the table it was on when the list is ref
 if tables came or went above it, so that keys pressed just after a refresh act on the table
 the player chose. The chosen table's fingerprint is a line of its own under the list: as a
 column it pushed the list past 80 columns in longer languages. In a narrow window (a phone's)
-the password and address columns join it there too, so that no column runs off the edge.
+the list keeps the table, its game and its free seats, so that no column runs off the edge, and
+the chosen table's every column is said under it (its name and game whole, its address, whether
+it has a password).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from netcards.registry import get_game
 from protocol.discovery import FoundTable, discover
 from protocol.settings import discovery_target
 from ui.i18n import N_, _, ngettext
+from ui.layout import NARROW
 from ui.screens.password import PasswordPrompt
 from ui.widgets.keybar import KeyBar
 
@@ -53,9 +56,6 @@ class FindScreen(Screen[None]):
         Binding("escape", "app.pop_screen", N_("Back")),
     ]
 
-    NARROW = 60
-    """Below this many columns the list keeps the table, its game and its free seats."""
-
     def __init__(self) -> None:
         super().__init__()
         self.found: list[FoundTable] = []
@@ -68,10 +68,10 @@ class FindScreen(Screen[None]):
         )
         yield TableList(id="tables", cursor_type="row")
         yield Static(id="find-detail")
-        yield KeyBar(wrap=True)
+        yield KeyBar()
 
     def on_mount(self) -> None:
-        self.set_columns(self.app.size.width < self.NARROW)
+        self.set_columns(self.app.has_class(NARROW))
         self.query_one(DataTable).focus()
         self.run_worker(self.look(), exclusive=True)
         self.set_interval(REFRESH, lambda: self.run_worker(self.look(), exclusive=True))
@@ -114,23 +114,15 @@ class FindScreen(Screen[None]):
         self.fill(was)
 
     def on_resize(self, event: events.Resize) -> None:
-        self.set_columns(event.size.width < self.NARROW)
+        """The app's layout classes already fit the new size (`NetcardsApp.on_resize`)."""
+        self.set_columns(self.app.has_class(NARROW))
 
     def fill(self, was: FoundTable | None) -> None:
         """The tables found, the cursor on the one chosen before (if still there)."""
         table = self.query_one(DataTable)
         table.clear()
         for t in self.found:
-            try:
-                game = get_game(t.info.game).name
-            except UnknownGame:
-                game = t.info.game + " (?)"
-            if t.info.sealed:
-                game = _("{game}, sealed").format(game=game)
-            cells = [t.info.name, game, f"{t.info.free}/{t.info.players}"]
-            if not self.narrow:
-                cells += [_("yes") if t.info.password else "-", t.address]
-            table.add_row(*cells)
+            table.add_row(*(self.cells(t)[:3] if self.narrow else self.cells(t)))
         keys = [t.address for t in self.found]
         if was is not None and was.address in keys:
             table.move_cursor(row=keys.index(was.address), animate=False)
@@ -146,12 +138,31 @@ class FindScreen(Screen[None]):
             self.query_one("#find-detail", Static).update("")
             return
         lines = []
-        if self.narrow:  # the columns the list has no room for
-            lines.append(table.address)
+        if self.narrow:  # the columns the list has no room for, and its own cut short
+            name, game, seats, _password, address = self.cells(table)
+            lines += [f"{_('table')}: {name}", f"{_('game')}: {game}"]
+            lines += [f"{_('free seats')}: {seats}", f"{_('address')}: {address}"]
             if table.info.password:
                 lines.append(_("This table has a password."))
         lines.append(_("The table says its fingerprint is {fp}").format(fp=table.info.fingerprint))
         self.query_one("#find-detail", Static).update("\n".join(lines))
+
+    @staticmethod
+    def cells(table: FoundTable) -> list[str]:
+        """A table's row in the list: its name, game, free seats, password and address."""
+        try:
+            game = get_game(table.info.game).name
+        except UnknownGame:
+            game = table.info.game + " (?)"
+        if table.info.sealed:
+            game = _("{game}, sealed").format(game=game)
+        return [
+            table.info.name,
+            game,
+            f"{table.info.free}/{table.info.players}",
+            _("yes") if table.info.password else "-",
+            table.address,
+        ]
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()

@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ui.i18n import N_, _
+from ui.layout import SHORT
 from ui.widgets.keybar import KeyBar
 
 
@@ -41,12 +42,12 @@ class HelpScreen(ModalScreen[None]):
             with VerticalScroll(id="help-keys"):
                 yield Static(table)
             yield Static(Text(_("escape closes this help"), style="dim"))
-        yield KeyBar(wrap=True)  # the bottom line always names the keys, over the help too
+        yield KeyBar()  # the bottom line always names the keys, over the help too
 
     def on_resize(self, event: events.Resize) -> None:
         """The list takes at most the rows the window leaves it (it scrolls): its title and
         the line that says how to close it stay in sight on a phone's 20 rows too."""
-        rows = event.size.height - (6 if self.has_class("-short") else 8)
+        rows = event.size.height - (6 if self.app.has_class(SHORT) else 8)
         self.query_one("#help-keys").styles.max_height = max(3, min(16, rows))
 
     def action_close(self) -> None:

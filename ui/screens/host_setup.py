@@ -142,7 +142,7 @@ class HostSetupScreen(Screen[TablePlan | None]):
         # Below the form, not in it: the field to fix has the focus, and the form scrolls to it,
         # so the words that say what to fix must stay in sight wherever that field is.
         yield FormError(id="form-error", classes="below-form")
-        yield KeyBar(wrap=True)
+        yield KeyBar()
 
     async def on_mount(self) -> None:
         if self.lobby is not None:

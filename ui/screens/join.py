@@ -83,7 +83,7 @@ class JoinScreen(Screen[None]):
             with Horizontal(id="form-buttons"):
                 yield Button(_("Join"), id="join", variant="primary")
                 yield Button(_("Back"), id="back")
-        yield KeyBar(wrap=True)
+        yield KeyBar()
 
     def on_mount(self) -> None:
         field = self.focus_field or "address"  # typing there replaces a remembered address

@@ -32,6 +32,7 @@ from ui import notices
 from ui.bot_levels import level_name
 from ui.failures import link_lost
 from ui.i18n import N_, _, names_list, ngettext
+from ui.layout import NARROW
 from ui.option_words import options_in_play
 from ui.screens.host_setup import TableChangeScreen
 from ui.sending import LINE, REQUEST, send
@@ -51,7 +52,7 @@ class LobbyScreen(Screen[None]):
     | x | (owner) Take the bot out of the selected seat |
     | o | (owner) Change the game, the number of seats or the game's options |
     | c | Chat |
-    | page up / page down | Scroll the chat (in a narrow window: the lobby, unless you type in the chat) |
+    | page up / page down | Scroll the chat (in a narrow window, where the chat is under the seats and shows its newest lines: the lobby, unless you type in the chat) |
     | escape | Leave the table |
 
     In a narrow window (a phone's) the chat goes below the seats, and the seats and what the
@@ -86,7 +87,7 @@ class LobbyScreen(Screen[None]):
                 yield DataTable(id="seats", cursor_type="row", zebra_stripes=True)
                 yield Static("", id="lobby-note")
             yield ChatBox(id="chat")
-        yield KeyBar(compact=True, wrap=True)  # the owner's six keys fit 60 columns, wrap below
+        yield KeyBar(compact=True)  # the owner's six keys fit 60 columns, wrap below
 
     OWNER_ACTIONS = frozenset({"add_bot", "level", "remove_bot", "change_table"})
 
@@ -241,7 +242,7 @@ class LobbyScreen(Screen[None]):
             return
         left = self.query_one("#lobby-left")
         title = self.query_one("#lobby-title")
-        if self.has_class("-narrow"):
+        if self.app.has_class(NARROW):
             left.move_child(title, after=self.query_one("#lobby-note"))
         else:
             left.move_child(title, before=self.query_one("#seats"))
@@ -368,7 +369,7 @@ class LobbyScreen(Screen[None]):
         """The chat's lines; in a narrow window, where the lobby's details go below the seats,
         the lobby itself, unless the chat box is being typed in."""
         typing = self.focused is not None and self.focused.id == "chat-input"
-        narrow = self.has_class("-narrow")
+        narrow = self.app.has_class(NARROW)
         pane = self.query_one("#lobby-left" if narrow and not typing else "#chat-lines")
         if direction < 0:
             pane.scroll_page_up(animate=False)

@@ -60,7 +60,7 @@ class MenuScreen(Screen[None]):
                 *[Option(entry(letter, _(label)), id=key) for key, letter, label in ENTRIES],
                 id="menu",
             )
-        yield KeyBar(wrap=True)
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()

@@ -37,7 +37,7 @@ class PasswordPrompt(ModalScreen[str | None]):
                 id="question",
             )
             yield Input(password=True, id="password")
-        yield KeyBar(wrap=True)  # the bottom line always names the keys, over a question too
+        yield KeyBar()  # the bottom line always names the keys, over a question too
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()

@@ -16,6 +16,7 @@ from protocol.client import DealChecked, Failed, ViewChanged
 from ui.awaited_words import waiting_line
 from ui.games import screen_class
 from ui.i18n import N_, _
+from ui.layout import NARROW
 from ui.session import Session, SessionNotice
 from ui.widgets.keybar import KeyBar
 
@@ -59,7 +60,7 @@ class ResultsScreen(Screen[None]):
                 yield Button(_("Play again (a)"), id="again", variant="primary")
                 # A guest of the SSH door has no menu here: leaving ends their session.
                 yield Button(_("Leave (m)") if self._guest else _("Menu (m)"), id="menu")
-        yield KeyBar(wrap=True)
+        yield KeyBar()
 
     def on_mount(self) -> None:
         client = self.session.client
@@ -88,7 +89,13 @@ class ResultsScreen(Screen[None]):
                 else _("The host closed the table. Results so far:")
             )
         ascii_mode = bool(getattr(self.app, "ascii_mode", False))
-        table = Table(expand=False, box=box.ASCII if ascii_mode else box.HEAVY_HEAD)
+        # In a narrow window (a phone's) no frame around the columns: its seven columns of
+        # lines and padding cut "winner" and the score's title short at 40 columns.
+        narrow = self.app.has_class(NARROW)
+        frame = box.SIMPLE_HEAD if narrow else box.ASCII if ascii_mode else box.HEAVY_HEAD
+        table = Table(expand=False, box=frame, show_edge=not narrow, pad_edge=not narrow)
+        if narrow:
+            table.padding = (0, 1, 0, 0)  # with the blank line between two columns: two spaces
         table.add_column(_("place"))
         table.add_column(_("player"))
         screen = screen_class(client.game.id) if client.game else None

@@ -55,7 +55,7 @@ class RulesScreen(Screen[None]):
         title, _newline, rest = text.partition("\n") if text.startswith("# ") else ("", "", text)
         text = "\n".join(part for part in (title, *first, rest) if part)
         yield MarkdownViewer(text, show_table_of_contents=False)
-        yield KeyBar(wrap=True)
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one(MarkdownViewer).focus()
@@ -77,7 +77,7 @@ class RulesPicker(Screen[None]):
         with Center(), Vertical(id="menu-box"):
             yield Static(_("Rules"), id="menu-title")
             yield StoppingOptionList(*[Option(g.name, id=g.id) for g in games], id="menu")
-        yield KeyBar(wrap=True)
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()

@@ -78,7 +78,7 @@ class SettingsScreen(Screen[None]):
             with Horizontal(id="form-buttons"):
                 yield Button(_("Save (ctrl+s)"), id="save", variant="primary")
                 yield Button(_("Back"), id="back")
-        yield KeyBar(wrap=True)
+        yield KeyBar()
 
     def on_mount(self) -> None:
         table = self.query_one("#hosts", DataTable)

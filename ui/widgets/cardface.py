@@ -1,4 +1,5 @@
-"""How a card looks in a terminal: a small box with a label, a mark and a colour.
+"""How a card looks in a terminal: a small box with a label, a mark and a colour; or, where
+rows are few (a phone's window), a word on one line.
 
 Nothing depends on colour alone: every card's label and mark say what it is, and the selected
 and the focused card carry symbols, so a monochrome terminal or a colour-blind player reads
@@ -26,6 +27,13 @@ class Look:
     mark: str
     colour: str = ""
     name: str = ""
+    short: str = ""
+    """The card in one word, where its label and mark together would say more than is needed
+    (Auf Achse's pips repeat its km); empty: the label and the mark, run together."""
+
+    @property
+    def word(self) -> str:
+        return self.short or self.label.strip() + self.mark.strip()
 
 
 @dataclass(frozen=True)
@@ -39,6 +47,12 @@ class Glyphs:
     cursor: str
     selected: str
 
+
+WORD_GAP = 1
+"""The column before each card word: a space, or the cursor's bracket."""
+WORD_MARK = 1
+"""The column before the word itself: the selection's tick, or a dot for a card that cannot be
+played."""
 
 UNICODE = Glyphs("┌", "┐", "└", "┘", "─", "│", "▲", "✓")
 ASCII = Glyphs("+", "+", "+", "+", "-", "|", "^", "*")
@@ -107,4 +121,49 @@ def boxes(
             out.append_text(line)
             if n < len(lines) - 1 or r < len(rows) - 1:
                 out.append("\n")
+    return out
+
+
+def word_width(looks: Sequence[Look]) -> int:
+    """The columns of each card in `words` (all the same, so cards line up row under row)."""
+    return WORD_GAP + WORD_MARK + max((len(look.word) for look in looks), default=1)
+
+
+def words(
+    looks: Sequence[Look],
+    *,
+    ascii_mode: bool,
+    cursor: int | None = None,
+    selected: frozenset[int] = frozenset(),
+    dimmed: frozenset[int] = frozenset(),
+    per_row: int = 11,
+) -> Text:
+    """Cards as words side by side, one line per row of cards: `[ 12•2] ·40•1  ✓FIN•3`.
+
+    The card under the cursor is bracketed (and reversed); before each word, a selected card
+    shows a tick, and a card that cannot be played a dot (a faint word would be a colour
+    blend, which some terminals show as another colour). The order of a selection is not
+    shown: a number before a number ("1120") would read as one (the prompt says the order)."""
+    g = glyphs(ascii_mode)
+    wide = word_width(looks) - WORD_GAP - WORD_MARK
+    dot = "." if ascii_mode else "·"
+    out = Text()
+    rows = [range(i, min(i + per_row, len(looks))) for i in range(0, len(looks), per_row)]
+    for r, row in enumerate(rows):
+        line = Text()
+        for i in row:
+            look = looks[i]
+            face = Style.parse(look.colour) if look.colour else Style()
+            if i == cursor:
+                face += Style(reverse=True)
+            line.append("[" if i == cursor else "]" if i - 1 == cursor and i != row[0] else " ")
+            mark = g.selected if i in selected else dot if i in dimmed else ""
+            # The mark right before its word, the room of a shorter word before both.
+            pad = " " * (wide - len(look.word) + WORD_MARK - len(mark[:WORD_MARK]))
+            line.append(pad + mark[:WORD_MARK], face if i == cursor else Style())
+            line.append(look.word, face)
+        line.append("]" if cursor == row[-1] else " ")
+        out.append_text(line)
+        if r < len(rows) - 1:
+            out.append("\n")
     return out

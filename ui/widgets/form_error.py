@@ -1,4 +1,4 @@
-"""A form's error line: red, and gone once the player changes what it was about."""
+"""A form's error line: red, in sight, and gone once the player changes what it was about."""
 
 from __future__ import annotations
 
@@ -26,11 +26,23 @@ class FormError(Static):
     def on_mount(self) -> None:
         if self._shown:
             self._typed = self._fields()
+            self.call_after_refresh(self.bring_into_sight)
 
     def say(self, text: str) -> None:
         self._shown = text
         self.update(_styled(text))
         self._typed = self._fields() if text else None
+        if text:
+            self.call_after_refresh(self.bring_into_sight)
+
+    def bring_into_sight(self) -> None:
+        """In a form that scrolls (a phone's 20 rows) the error may be below the fold, the
+        field it points at in sight above it: the form scrolls to the error, then back to the
+        focused field if it went out of sight (both are seen where both fit)."""
+        self.scroll_visible(animate=False)
+        focused = self.screen.focused
+        if focused is not None:
+            focused.scroll_visible(animate=False)
 
     def clear(self) -> None:
         self.say("")

@@ -1,8 +1,12 @@
 """Your hand: cards in a row, a cursor, and (for games that play several cards) a selection.
 
+Its cards are boxes, or words on one line where the window has too few rows for the boxes
+(`box_lines`, which the game screen sets from the window's size: see `ui.layout`).
+
 The selection remembers the order the cards were picked in, for games where that order matters
 (Auf Achse's Completely free road puts the first picked card into the run first); such a game
-sets `ordered` so the cards show their number instead of a tick.
+sets `ordered` so the boxes show their number instead of a tick (words keep the tick: a number
+before a km word would read as part of it, and the game's prompt says the order).
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from ui.i18n import _
-from ui.widgets.cardface import CARD_HEIGHT, CARD_WIDTH, Look, boxes
+from ui.widgets.cardface import CARD_HEIGHT, CARD_WIDTH, Look, boxes, word_width, words
 
 
 class Hand(Widget, can_focus=True):
@@ -45,6 +49,9 @@ class Hand(Widget, can_focus=True):
         height: auto;
         min-height: 5;
         padding: 0 1;
+    }
+    Hand.-words {
+        min-height: 1;
     }
     """
 
@@ -98,6 +105,8 @@ class Hand(Widget, can_focus=True):
         """The selected cards in the order they were picked."""
         self.per_row = 1
         """Cards in a row as last drawn (to find the card under a click)."""
+        self.box_lines: int | None = None
+        """The most lines the cards may take as boxes (None: no limit); past it, words."""
         self.clicked: int | None = None
         """The card clicked last, if nothing moved the cursor since (a second click chooses)."""
         self.empty_words = ""
@@ -109,7 +118,42 @@ class Hand(Widget, can_focus=True):
         self.order = [c for c in self.order if c in self.selected]
         if self.cursor >= len(cards):
             self.cursor = max(0, len(cards) - 1)
+        self.choose_form()
         self.refresh(layout=True)
+
+    def fit_lines(self, lines: int | None) -> None:
+        """The window changed: at most `lines` for boxes (None: as many as they need)."""
+        self.box_lines = lines
+        self.choose_form()
+
+    def on_resize(self) -> None:
+        self.choose_form()
+
+    def choose_form(self) -> None:
+        """Boxes when they fit in `box_lines`, else words (the `-words` class: one line per
+        row of cards, and no more lines kept for boxes). An empty hand counts as a row: where
+        no box would fit, its words ('(no cards)', the deal on its way) take one line, not the
+        rows of a box."""
+        as_words = False
+        if self.box_lines is not None:
+            per_row = max(1, self.room // CARD_WIDTH)
+            rows = max(1, -(-len(self.cards) // per_row))
+            as_words = rows * CARD_HEIGHT > self.box_lines
+        self.set_class(as_words, "-words")
+
+    @property
+    def as_words(self) -> bool:
+        return self.has_class("-words")
+
+    @property
+    def room(self) -> int:
+        """The columns the cards have (before the first layout: the full layout's)."""
+        return max(10, self.size.width - 2) if self.size.width else 78
+
+    @property
+    def step(self) -> int:
+        """The columns of one card as drawn now."""
+        return word_width(self.looks) if self.as_words else CARD_WIDTH
 
     @property
     def current(self) -> int | None:
@@ -118,17 +162,29 @@ class Hand(Widget, can_focus=True):
     def render(self) -> Text:
         if not self.cards:
             return Text(self.empty_words or _("(no cards)"), style="dim")
-        width = max(10, self.size.width - 2) if self.size.width else 78
-        self.per_row = max(1, width // CARD_WIDTH)
+        cursor = self.cursor if self.has_focus else None
+        selected = frozenset(i for i, c in enumerate(self.cards) if c in self.selected)
+        numbers = {self.cards.index(c): n for n, c in enumerate(self.order, 1)}
+        dimmed = frozenset(i for i, c in enumerate(self.cards) if c not in self.playable)
+        if self.as_words:
+            # The last column is the closing bracket of a row's last card.
+            self.per_row = max(1, (self.room - 1) // self.step)
+            return words(
+                self.looks,
+                ascii_mode=self.ascii_mode,
+                cursor=cursor,
+                selected=selected,
+                dimmed=dimmed,
+                per_row=self.per_row,
+            )
+        self.per_row = max(1, self.room // CARD_WIDTH)
         return boxes(
             self.looks,
             ascii_mode=self.ascii_mode,
-            cursor=self.cursor if self.has_focus else None,
-            selected=frozenset(i for i, c in enumerate(self.cards) if c in self.selected),
-            numbers={self.cards.index(c): n for n, c in enumerate(self.order, 1)}
-            if self.ordered
-            else {},
-            dimmed=frozenset(i for i, c in enumerate(self.cards) if c not in self.playable),
+            cursor=cursor,
+            selected=selected,
+            numbers=numbers if self.ordered else {},
+            dimmed=dimmed,
             per_row=self.per_row,
             faint=not (self.ascii_mode or getattr(self.app, "no_color", False)),
         )
@@ -137,9 +193,15 @@ class Hand(Widget, can_focus=True):
         offset = event.get_content_offset(self)
         if offset is None or not self.cards:
             return
-        column, inside = divmod(offset.x, CARD_WIDTH)
-        index = offset.y // CARD_HEIGHT * self.per_row + column
-        if inside >= CARD_WIDTH - 1 or column >= self.per_row or index >= len(self.cards):
+        if self.as_words:  # a word's gap before it is its own: the cursor's bracket goes there
+            column, inside = divmod(offset.x, self.step)
+            index = offset.y * self.per_row + column
+            outside = False
+        else:  # the space after a box is nobody's
+            column, inside = divmod(offset.x, CARD_WIDTH)
+            index = offset.y // CARD_HEIGHT * self.per_row + column
+            outside = inside >= CARD_WIDTH - 1
+        if outside or column >= self.per_row or index >= len(self.cards):
             return
         card = self.cards[index]
         if self.clicked == card and self.current == card:

@@ -12,6 +12,9 @@ from ui.i18n import _
 
 NAME_ROOM = 16
 """A name's columns in the panel; a longer one is cut with an ellipsis (names never wrap)."""
+LEAST_NAME_ROOM = 4
+"""In a narrow panel names give their room to the notes, down to this many columns (if that is
+not enough, the notes wrap)."""
 
 
 def cut(name: str, room: int, ellipsis: str) -> str:
@@ -43,7 +46,11 @@ class PlayersPanel(Static):
         super().__init__(id=id)
         self.ascii_mode = ascii_mode
 
-    def show(self, rows: list[PlayerRow], score_title: str) -> None:
+    def show(self, rows: list[PlayerRow], score_title: str, width: int | None = None) -> None:
+        """`width`: the panel is that narrow (a phone's window), and the names are cut so
+        that each seat's notes (whose turn clock runs, who passed...) stay on its line."""
+        you = _(" (you)")
+        room = NAME_ROOM if width is None else self.name_room(rows, score_title, width, you)
         table = Table.grid(padding=(0, 1))
         table.add_column(no_wrap=True)
         table.add_column(no_wrap=True)  # the name, with "(you)" kept whole after it
@@ -57,19 +64,32 @@ class PlayersPanel(Static):
             Text(score_title, style="bold"), Text(""),
         )  # fmt: skip
         for row in rows:
-            name = Text(cut(row.name, NAME_ROOM, ellipsis) + (_(" (you)") if row.you else ""))
+            name = Text(cut(row.name, room, ellipsis) + (you if row.you else ""))
             if row.you:
                 name.stylize("bold")
-            marks = []
-            if row.away:
-                marks.append(_("away"))
-            if row.note:
-                marks.append(row.note)
             table.add_row(
                 Text(arrow if row.to_act else " ", style="bold yellow"),
                 name,
                 Text("" if row.cards is None else str(row.cards)),
                 Text(row.score),
-                Text(", ".join(marks), style="italic"),
+                Text(self.marks(row), style="italic"),
             )
         self.update(table)
+
+    @staticmethod
+    def marks(row: PlayerRow) -> str:
+        return ", ".join(([_("away")] if row.away else []) + ([row.note] if row.note else []))
+
+    def name_room(self, rows: list[PlayerRow], score_title: str, width: int, you: str) -> int:
+        """The most columns a name may take in a panel `width` wide, the notes kept whole."""
+        cards = max([len(_("cards"))] + [len(str(r.cards)) for r in rows if r.cards is not None])
+        score = max([len(score_title)] + [len(r.score) for r in rows])
+        notes = max([0] + [len(self.marks(r)) for r in rows])
+        # The arrow, the cards, the score, the notes, and a space between each two columns.
+        left = width - (1 + cards + score + notes + 4)
+        header = len(_("player"))
+        for room in range(NAME_ROOM, LEAST_NAME_ROOM - 1, -1):
+            names = [len(cut(r.name, room, "...")) + (len(you) if r.you else 0) for r in rows]
+            if max([header, *names]) <= left:
+                return room
+        return NAME_ROOM // 2  # the notes wrap whatever the names give up: names stay readable
