@@ -195,6 +195,8 @@ class HostMessages(SealedClient):
             self.last_game = True
         elif isinstance(message, TableNotice):
             self._notify_table(message.code, **message.args)
+            if message.code == "clock_own" and message.args.get("seat") == self.seat:
+                await self._sealed_time_up(message.args.get("level"))
         elif isinstance(message, Clock):
             now = asyncio.get_running_loop().time()
             self.turn_clock_ms = message.per_turn_ms

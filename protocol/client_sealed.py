@@ -25,6 +25,7 @@ a history that goes otherwise than the game did names the host (`protocol/sealed
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 from collections.abc import Mapping
@@ -40,7 +41,7 @@ from netcards.sealed_cards import HiddenCardNeeded, seat_event
 from netcards.sealed_game import public_seed, sealed_engine
 from protocol.client_notices import DealChecked, Fatal, Notice, TableSays, ViewChanged
 from protocol.errors import RemoteProtocolError
-from protocol.messages import Message, Sealed, Start
+from protocol.messages import EndGame, Message, Sealed, Start
 from protocol.sealed.errors import Caught, DeckTampered, Finding
 from protocol.sealed.messages import SealActed, decode, encode
 from protocol.sealed.seed_stream import SEED_BYTES, SeedStream
@@ -49,6 +50,7 @@ from protocol.sealed_play.awaited import Awaited, closing_reasons, from_data
 from protocol.sealed_play.progress import HOST
 from protocol.sealed_play.replay import sealed_replay
 from protocol.sealed_play.seat import SealedSeat
+from protocol.sealed_play.stand_in import stand_in_move
 from protocol.seat_tokens import SealedSeedFile
 
 NOT_VERIFIED = "deal NOT verified: "
@@ -79,6 +81,8 @@ class SealedClient:
     """The seed of our seat in the game being played, and which game (as `seed_file` keeps it)."""
     _sealed_logged = 0
     """How many of our engine's events are in `log` (the game's log is our own engine's)."""
+    stand_in_moves = 0
+    """How many of our moves our stand-in made when our time ran out (`_sealed_time_up`)."""
 
     # Provided by TableClient.
     seat: int | None
@@ -391,18 +395,60 @@ class SealedClient:
     def _unpublished(self) -> list[str]:
         """Why the game was not checked, as far as this program can tell: whom the table waited
         for and for what (`awaited`: the silent seat and its step), and the seats the host said
-        left (or were away, or waited for) and never came back, which had not published."""
+        left (or were away, or waited for, or did not play when their time ran out) and never
+        came back, which had not published."""
         published = set(self.sealed.secrets) if self.sealed is not None else set()
+        away, unanswered = self._absent()
+        return closing_reasons(self.awaited, self.names, self.seat, away, published, unanswered)
+
+    def _absent(self) -> tuple[set[int], set[int]]:
+        """The seats the host said are away (gone, or left, or waited for) and those whose
+        program did not play when their time ran out, as its notices tell it until now."""
         away: set[int] = set()
+        unanswered: set[int] = set()
         for said in self.notices:
             who = said.args.get("seat")
             if type(who) is not int:
                 continue
             if said.code in ("left", "away", "waiting"):
                 away.add(who)
+            elif said.code == "unanswered":
+                unanswered.add(who)
             elif said.code == "back":
                 away.discard(who)
-        return closing_reasons(self.awaited, self.names, self.seat, away, published)
+                unanswered.discard(who)
+        return away, unanswered
+
+    def absent_seats(self) -> set[int]:
+        """The seats a sealed game under way waits for in vain, as the host said: while there
+        are any, this player may end the game (`end_game`). Empty anywhere else."""
+        if self.sealed is None or self.outcome is not None or self.verdict is not None:
+            return set()
+        away, unanswered = self._absent()
+        return (away | unanswered) - {self.seat}
+
+    async def end_game(self) -> None:
+        """Ask the host to end the sealed game, which waits for an absent player: the table
+        closes with the results so far (the host refuses while nobody is absent)."""
+        await self._send(EndGame())
+
+    async def _sealed_time_up(self, level: object) -> None:
+        """Our time ran out at a sealed table: no program but ours holds our keys, so ours
+        plays our stand-in's move (`protocol/sealed_play/stand_in.py`), unless our own move is
+        on its way already. The bot thinks in a thread: the link stays alive meanwhile."""
+        seat = self.sealed
+        if seat is None or self.seat is None or self.seat not in self.to_act or self.awaiting:
+            return
+        view, game, config = self.view, self.game, self.config
+        if view is None or game is None or config is None:
+            return
+        seed = self.random_bytes(32)
+        action = await asyncio.to_thread(stand_in_move, game, config, self.seat, view, level, seed)
+        if action is None or self.view is not view or self.awaiting:
+            return  # our user moved while it thought: theirs stands
+        self.stand_in_moves += 1
+        with contextlib.suppress(GameError, ConnectionError):
+            await self._sealed_act(action, game)
 
 
 def _seed_note(start: Start) -> dict[str, Any]:

@@ -535,6 +535,18 @@ class Clock(Message):
 
 @message
 @dataclass(frozen=True, slots=True)
+class EndGame(Message):
+    """A player asks to end a sealed game that waits for an absent player (one whose program
+    is gone, or did not play when its time ran out): the table closes with the results so far,
+    and every verdict names the absent seat. Refused while nobody is absent."""
+
+    TYPE: ClassVar[str] = "end_game"
+    SENDER: ClassVar[Sender] = "client"
+    PHASE: ClassVar[Phase] = "session"
+
+
+@message
+@dataclass(frozen=True, slots=True)
 class Ping(Message):
     """Liveness probe; the connection answers it with a `pong` by itself."""
 

@@ -14,6 +14,11 @@ ENGLISH = {
     "stand_in": "{name} is away: a {level} bot plays for them until they come back",
     "back": "{name} is back",
     "clock": "{name}'s time ran out: a bot played the turn",
+    "clock_own": "{name}'s time ran out: their own program plays their stand-in's move "
+    "({level} bot)",
+    "unanswered": "{name}'s program did not play when their time ran out: the game waits for "
+    "them, and the other players may end it",
+    "ended": "{name} ended the game, {absent_names} being absent: the results so far stand",
     "deal_off": "the deal is off: {reason}",
     "taken_back": "the host restarted without the last {count} move(s) it had announced: they "
     "are taken back and played again",

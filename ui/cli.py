@@ -433,8 +433,8 @@ def _ssh_door_options(args: argparse.Namespace) -> Any:
 
 
 def _check_sealed(args: argparse.Namespace, game_id: str) -> None:
-    """--sealed for a title without a sealed engine is refused in one line, before anything opens;
-    so is a turn clock, whose bot could not play a sealed seat (only its player holds its keys)."""
+    """--sealed for a title without a sealed engine is refused in one line, before anything opens
+    (a turn clock is welcome: each seat's own program plays its stand-in's move)."""
     if args.sealed:
         from netcards.sealed_game import sealed_engine
 
@@ -442,10 +442,6 @@ def _check_sealed(args: argparse.Namespace, game_id: str) -> None:
             sealed_engine(game_id)
         except BadConfig as exc:
             raise UsageError(str(exc)) from None
-        if getattr(args, "turn_clock", 0):
-            from ui.sealed_words import SEALED_NO_CLOCK
-
-            raise UsageError(SEALED_NO_CLOCK)
 
 
 def _host(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:

@@ -14,6 +14,14 @@ TEMPLATES = {
     "stand_in": N_("{name} is away: a {level} bot plays for them until they come back"),
     "back": N_("{name} is back"),
     "clock": N_("{name}'s time ran out: a bot played the turn"),
+    "clock_own": N_(
+        "{name}'s time ran out: their own program plays their stand-in's move ({level} bot)"
+    ),
+    "unanswered": N_(
+        "{name}'s program did not play when their time ran out: the game waits for them, and "
+        "the other players may end it (e)"
+    ),
+    "ended": N_("{name} ended the game, {absent_names} being absent: the results so far stand"),
     "deal_off": N_("the deal is off: {reason}"),
     "taken_back": N_(
         "the host restarted without the last {count} move(s) it had announced: they are taken "
@@ -39,6 +47,11 @@ REFUSALS = {
 
 SAID_TO_YOU = {
     "clock": N_("Your time ran out: your stand-in played the turn"),
+    "clock_own": N_("Your time ran out: your stand-in plays the turn"),
+    "unanswered": N_(
+        "Your program did not play when your time ran out: the others may end the game"
+    ),
+    "ended": N_("You ended the game: the results so far stand"),
 }
 """A notice about our own seat, said to us (the others read the table's words about it)."""
 
@@ -48,6 +61,8 @@ def say(code: str, args: dict[str, Any], seat: int | None = None) -> str:
     if seat is not None and args.get("seat") == seat and code in SAID_TO_YOU:
         return _(SAID_TO_YOU[code])
     if code == "stand_in" and isinstance(args.get("level"), str):
+        args = {**args, "level": level_name(args["level"])}
+    if code == "clock_own" and isinstance(args.get("level"), str):
         args = {**args, "level": level_name(args["level"])}
     return notice_text(code, args, {k: _(v) for k, v in TEMPLATES.items()})
 

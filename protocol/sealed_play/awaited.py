@@ -241,16 +241,20 @@ def closing_reasons(
     me: int | None,
     away: Collection[int],
     published: Collection[int],
+    unanswered: Collection[int] = (),
 ) -> list[str]:
     """Why a sealed game its host closed halfway was not checked, in the verdict's words: each
-    seat (or the host) the table was waiting for and the step, then each seat that left (or was
-    away) without publishing its secrets and is not named already; the game's end unnamed if
-    neither."""
+    seat (or the host) the table was waiting for and the step, each seat whose program did not
+    play when its time ran out (`unanswered`), then each seat that left (or was away) without
+    publishing its secrets and is not named already; the game's end unnamed if none."""
     reasons: list[str] = []
     named: set[int] = set()
     for wait in waits(found, me):
         reasons.append("the table closed while " + wait_phrase(wait, names, me))
         named.update(wait.seats)
+    for who in sorted(set(unanswered) - named - {me}):
+        reasons.append(f"{seat_label(who, names)} did not play when its time ran out")
+        named.add(who)
     for who in sorted(set(away) - set(published) - named - {me}):
         name = names[who] if 0 <= who < len(names) else "?"
         reasons.append(f"seat {who + 1} ({name}) left before publishing its secrets")

@@ -12,6 +12,7 @@ asyncio adapter, `protocol/host.py`, performs them. Each concern is a module of 
     dealing.py  the deal round (commit, pledges, parts) and the start of the game
     play.py     actions, their updates, the journal records, the bots' questions and answers
     clock.py    the turn clock, the grace of an absent player, stand-ins
+    sealed_clock.py  a sealed table's clock, its absent seats, a game its players end
     chat.py     chat lines, their allowance, the lines kept for latecomers
     ending.py   the results at the end of a game, and the host closing the table
     sealed_play.py  a sealed table's game: its rounds, moves and audit, through the relay
@@ -24,6 +25,7 @@ from protocol.messages import (
     Action,
     AddBot,
     Contribute,
+    EndGame,
     Error,
     Join,
     Leave,
@@ -123,6 +125,8 @@ class TableSession(Door, Seats, LobbyRoom, Dealing, SealedPlay, Play, Clocks, Ch
             self._clock_ran_out(seat)
         elif kind == "grace":
             self._stand_in(seat)
+        elif kind == "answer":
+            self._sealed_unanswered(seat)
         return self._take()
 
     @property
@@ -156,6 +160,8 @@ class TableSession(Door, Seats, LobbyRoom, Dealing, SealedPlay, Play, Clocks, Ch
             self._deal_message(member, message)
         elif isinstance(message, AddBot | RemoveBot | SetOptions):
             self._owner_request(member, message)
+        elif isinstance(message, EndGame):
+            self._end_game(member)
         elif isinstance(message, Leave):
             self._log(f"{member.label} left: {message.reason or 'no reason given'}")
             member.left = True

@@ -33,7 +33,11 @@ class HostSettings:
     refusal_log_interval: float = 10.0
     """An address turned away again and again is logged once, then counted for this long."""
     turn_clock: float = 0.0
-    """Seconds a player has for each decision (0: no clock); then a bot plays that turn."""
+    """Seconds a player has for each decision (0: no clock); then a bot plays that turn (at a
+    sealed table, the player's own program plays its stand-in's move)."""
+    clock_answer: float = 10.0
+    """Seconds a sealed seat's program has, once its time ran out, to send its stand-in's move;
+    then the seat counts as absent and the other players may end the game."""
     journal_sync_delay: float = 0.002
     """Seconds after an action's updates leave before the journal is synced to the disk: one
     sync then covers every action of a quick burst, and the next action rarely waits for one."""

@@ -227,6 +227,15 @@ class SessionCore:
     def _sealed_waits(self, seat: int) -> None:
         raise NotImplementedError  # sealed_play.py
 
+    def _sealed_moved(self, seat: int) -> None:
+        raise NotImplementedError  # sealed_clock.py
+
+    def _sealed_present(self, seat: int, *, say: bool = True) -> None:
+        raise NotImplementedError  # sealed_clock.py
+
+    def _end_table(self, why: str = "the host closed the table") -> None:
+        raise NotImplementedError  # ending.py
+
     def _sealed_catch_up(self, member: Member) -> None:
         raise NotImplementedError  # sealed_play.py
 

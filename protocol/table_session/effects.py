@@ -30,6 +30,11 @@ def clock_timer(seat: int) -> TimerKey:
     return ("clock", seat)
 
 
+def answer_timer(seat: int) -> TimerKey:
+    """How long a sealed seat's program has to play its stand-in's move once its time ran out."""
+    return ("answer", seat)
+
+
 @dataclass(frozen=True, slots=True)
 class Send:
     """Seal `message` for peer `to` and queue it (skipped if that peer is closed by then)."""

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 class Ending(SessionCore):
     sealed_host: SealedHost | None  # (sealed_play.py)
-    ended = False
+    ended: bool = False
     """The host closed the table (`end_table`): a connection that ends after that changes
     nothing (no seat waits for its player, no stand-in, no lobby to tell)."""
 
@@ -77,7 +77,14 @@ class Ending(SessionCore):
         its deal check), then `leave`; the journal is marked closed. (A host that dies says
         nothing: its players wait for it instead.) A sealed game stopped halfway has no such
         audit: its deal is checked only from every seat's secrets, published once it is scored,
-        so each program says it could not be checked (`client_sealed.py`)."""
+        so each program says it could not be checked (`client_sealed.py`). Closing a table
+        closed already (a player ended its sealed game, `sealed_clock.py`) does nothing more."""
+        self._end_table()
+        return self._take()
+
+    def _end_table(self, why: str = "the host closed the table") -> None:
+        if self.ended:
+            return
         table = self.table
         self.ended = True
         audit = (
@@ -94,7 +101,7 @@ class Ending(SessionCore):
                 self._send(member, TableNotice("closed", {}))
                 for chunk in audit:
                     self._send(member, chunk)
-            self._send(member, Leave("the host closed the table"))
+            self._send(member, Leave(why))
             self._close(member)
         for key in list(self._timers):
             self._cancel_timer(key)
@@ -104,4 +111,3 @@ class Ending(SessionCore):
         # `host --resume` refuses this journal instead of reopening a table nobody can come
         # back to.
         self._out.append(Journal({"type": "closed"}, durable=True))
-        return self._take()

@@ -51,6 +51,7 @@ from protocol.table_session.effects import Effect, Finished, Journal, SealedBots
 class SealedPlay(SessionCore):
     sealed_host: SealedHost | None = None
     sealed_memory: SealedMemory | None = None
+    _unanswered: frozenset[int]  # (sealed_clock.py)
 
     def _sealed_deal(self) -> None:
         """The game starts with no card dealt: the host waits for every seat's signing key.
@@ -177,6 +178,8 @@ class SealedPlay(SessionCore):
         # the first one could then be tested against the opening of the second.
         durable = isinstance(msg, SealAct) and choices_of(host.engine) is not None
         self._out.append(Journal(memory.accepted(member.seat, msg), durable=durable))
+        if isinstance(msg, SealAct):
+            self._sealed_moved(member.seat)
         self._sealed_go(out)
         self._relayed = None
         if host.pending:
@@ -212,6 +215,7 @@ class SealedPlay(SessionCore):
             return
         self._sealed_send(out)
         self._watchers_told()  # after the players: they wait on theirs to play on
+        self._sync_clock()
         table = self.table
         if host.outcome is not None and table.phase == "playing":
             table.phase = "over"
@@ -369,7 +373,9 @@ class SealedPlay(SessionCore):
             return None
         names = [s.name for s in self.table.seats]
         away = {s.index for s in self.table.seats if s.kind == "human" and not s.connected}
-        return closing_reasons(host.awaited(), names, None, away, set(host.secrets))
+        return closing_reasons(
+            host.awaited(), names, None, away, set(host.secrets), self._unanswered
+        )
 
 
 def _awaited_notice(found: tuple[Awaited, ...]) -> Message | Packed:

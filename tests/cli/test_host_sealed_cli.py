@@ -27,16 +27,3 @@ def test_sealed_is_refused_for_a_title_without_a_sealed_engine(
     lines = err.getvalue().strip().splitlines()
     assert len(lines) == 1, lines
     assert f"'{title}' cannot be played sealed yet" in lines[0] and "via-gladiola" in lines[0]
-
-
-@pytest.mark.parametrize("headless", [True, False])
-def test_a_sealed_table_refuses_a_turn_clock_in_one_line(headless: bool) -> None:
-    """The clock's bot could not play a sealed seat's turn: a clock asked for is refused, not
-    silently dropped."""
-    out, err = io.StringIO(), io.StringIO()
-    argv = ["host", "--game", "via-gladiola", "--sealed", "--turn-clock", "20", "--port", "0"]
-    code = run([*argv, "--headless"] if headless else argv, out, err)
-    assert code != 0
-    lines = err.getvalue().strip().splitlines()
-    assert len(lines) == 1, lines
-    assert "a sealed table has no turn clock" in lines[0]

@@ -46,7 +46,8 @@ async def test_a_sealed_table_closed_at_any_moment_gives_the_public_results_so_f
 ) -> None:
     """`leaving`: at that moment a player leaves (its program says `leave` and is gone), the
     others hear the table wait for it, and then the host closes the table: their verdict names
-    the seat that left before publishing its secrets."""
+    the seat that left, by the step the table waited for from it, or as gone before publishing
+    its secrets."""
     for attempt in range(TRIES):
         if await closed_at(tmp_path / str(attempt), title, players, moment, leaving):
             return
@@ -106,9 +107,11 @@ async def closed_at(folder: Path, title: str, players: int, moment: str, leaving
         assert client.replay() is None, "its hidden cards stay unknown: no replay"
         if gone is not None:
             assert gone.seat is not None
-            assert f"seat {gone.seat + 1} (P0) left before publishing its secrets" in (
-                client.sealed_verdict
-            )
+            # Named once: by the step the table waited for from it, if any, else as gone.
+            n, verdict = gone.seat + 1, client.sealed_verdict
+            waited = f"the table closed while waiting for P0 (seat {n}) to "
+            left = f"seat {n} (P0) left before publishing its secrets"
+            assert (waited in verdict) != (left in verdict), verdict
         mine = None if end.standings is None else end.standings.to_data()
         assert mine == (None if so_far is None else so_far.to_data()), (
             "a player's program scores the public record as the host's does"

@@ -44,6 +44,7 @@ from protocol.errors import ErrorCode
 from ui import notices
 from ui.awaited_words import waiting_line
 from ui.failures import link_lost
+from ui.games.absent_end import EndsAbsentGame
 from ui.games.window_fit import WindowFit
 from ui.i18n import N_, _, names_list, ngettext
 from ui.keys import Typed
@@ -88,7 +89,7 @@ READ_KEYS = (
 """Keys a game screen has that are not its bindings (the log's, the app's palette)."""
 
 
-class GameScreen(WindowFit):
+class GameScreen(WindowFit, EndsAbsentGame):
     """The table of one game.
 
     | Key | Action |
@@ -100,6 +101,7 @@ class GameScreen(WindowFit):
     | h | A hint: what the search bot would play in your seat, and its chance to win |
     | c | Chat (enter sends a line and the box stays open; escape goes back to the hand: see ChatInput) |
     | l | In a window under 80 columns: the log and the chat in the table's place, and back |
+    | e | At a sealed table that waits for an absent player: end the game for everyone |
     | escape | Back to your hand (from the chat), back to the table (from the log), or leave |
 
     Keys typed in a burst reach this screen one at a time, each once the one before has been
@@ -118,6 +120,7 @@ class GameScreen(WindowFit):
         Binding("question_mark", "rules", N_("Rules")),
         Binding("h", "hint", N_("Hint")),
         Binding("c", "chat", N_("Chat")),
+        Binding("e", "end_game", N_("End game")),
         Binding("l", "log_view(1)", N_("Log")),
         Binding("l", "log_view(0)", N_("Table")),
         Binding("escape", "log_view(0)", N_("Table"), show=False),  # (a replay's closes it)
@@ -538,6 +541,7 @@ class GameScreen(WindowFit):
             self.log_new_events()
             if notice not in self.table_notices:  # one the client does not keep in order
                 self.log_notice(notice)
+            self.refresh_bindings()  # (a seat absent, or back: `e`)
         elif isinstance(notice, LobbyChanged | ClockChanged):
             self.refresh_all()
             self.watch_clock()
@@ -639,6 +643,8 @@ class GameScreen(WindowFit):
             return False  # no move, nor a hint, before the hand is known
         if self.seat is None:
             return False
+        if action == "end_game":  # only while a sealed game waits for an absent player
+            return bool(self.absent())
         return self.can_use(action, parameters)
 
     def can_use(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -27,7 +27,6 @@ from protocol.messages import Lobby
 from ui.bot_levels import level_choice
 from ui.i18n import N_, _, ngettext
 from ui.option_words import option_text
-from ui.sealed_words import SEALED_NO_CLOCK
 from ui.session import TablePlan
 from ui.widgets.form_error import FormError
 from ui.widgets.keybar import KeyBar
@@ -332,8 +331,6 @@ class HostSetupScreen(Screen[TablePlan | None]):
                 _("the turn clock is at most {limit} seconds (a day)").format(limit=MAX_TURN_CLOCK),
                 "clock",
             )
-        if self.sealed and clock and int(clock):
-            raise FieldError(_(SEALED_NO_CLOCK), "clock")
         ssh_port = self.query_one("#ssh-port", Input).value.strip()
         if ssh_port and not 0 <= int(ssh_port) <= 65535:
             raise FieldError(_("the SSH door's port is between 0 and 65535"), "ssh-port")
