@@ -97,5 +97,16 @@ def stopped_at(folder: Path, title: str, players: int, moment: str) -> bool:
         assert said == "results so far: none: they need cards that are still sealed\n"
     else:
         assert said.startswith("results so far:\n  1. ")
-    assert said in theirs, "the player's program scores the public record as the host does"
+    results, _, waited = said.partition("deal not checked: ")
+    assert results in theirs, "the player's program scores the public record as the host does"
+    if not waited:
+        return True
+    theirs_waited = theirs[theirs.index("deal not checked: ") :].removeprefix("deal not checked: ")
+    # The same wait, but for a step Bea sent just before she froze that the host had not taken
+    # yet: she waits for the host to relay it, the host for her step. Both name her seat.
+    relayed = "waiting for the host to relay the step of Bea (seat 1)"
+    assert theirs_waited == waited or (relayed in theirs_waited and "Bea (seat 1)" in waited), (
+        said,
+        theirs,
+    )
     return True

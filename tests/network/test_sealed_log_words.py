@@ -26,8 +26,25 @@ from ui.games import screen_class
 async def test_a_sealed_games_log_names_cards_and_the_screen_says_every_line(
     tmp_path: Path, title: str, options: dict[str, Any]
 ) -> None:
-    _, _, clients = await sealed_game(tmp_path, 2, [1], title, options, within=240)
-    (client,) = clients
+    wanted = {"odometer_card", "refill"} if title == "auf-achse" else set()
+    for attempt in range(TRIES):
+        folder = tmp_path / str(attempt)
+        folder.mkdir()
+        _, _, clients = await sealed_game(folder, 2, [1], title, options, within=240)
+        (client,) = clients
+        kinds = lines_said(client, title)
+        if wanted <= kinds:
+            return
+    raise AssertionError(f"{TRIES} games of {title} without {wanted - kinds}")
+
+
+TRIES = 3
+"""Games played until one has every kind of line wanted (a short Auf Achse game may end its
+stages at the target, with no refill between two rounds)."""
+
+
+def lines_said(client: Any, title: str) -> set[str]:
+    """The kinds of event in a verified sealed game's log, each line worded by the screen."""
     assert client.sealed_verdict == "deal verified"
     assert client.log, "the game was logged"
     kinds = {e["kind"] for e in client.log}
@@ -39,5 +56,4 @@ async def test_a_sealed_games_log_names_cards_and_the_screen_says_every_line(
     screen = screen_class(title)(FakeSession(fake))  # type: ignore[arg-type]
     for event in client.log:
         screen.describe(event)  # no card read from a slot, no error
-    if title == "auf-achse":
-        assert "odometer_card" in kinds and "refill" in kinds
+    return kinds

@@ -46,12 +46,12 @@ def modified(host: SealedHost) -> None:
     relay: RelayDriver = host.relay
     honest_check = relay._check
 
-    def unchecked(sender: int, kept: RelayRound, step: Step) -> None:
+    def unchecked(sender: int, kept: RelayRound, step: Step, made_here: bool) -> None:
         if step.kind in ("mask", "rekey") and sender in host.bots:
             take = SealedRound.on_mask if step.kind == "mask" else SealedRound.on_rekey
             take(kept.round, sender, step.body, OWN)
             return
-        honest_check(sender, kept, step)
+        honest_check(sender, kept, step, made_here)
 
     relay._check = unchecked  # type: ignore[method-assign]
 

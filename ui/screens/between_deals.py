@@ -94,6 +94,13 @@ class BetweenDeals(ModalScreen[None]):
         self.query_one("#between-scroll").focus()
 
     def tick(self) -> None:
+        """The countdown, once a quarter second; at its end the summary goes. A tick that comes
+        as the screen is on its way out (the table closed under it: the results replace it)
+        or while another screen is over it (a question) does nothing."""
+        shown = self.query("#between-countdown").results(Static)
+        countdown = next(shown, None)
+        if countdown is None or not self.is_current:
+            return
         elapsed = time.monotonic() - self.opened
         left = max(0, round(self.seconds - elapsed))
         if elapsed >= self.seconds:
@@ -102,7 +109,7 @@ class BetweenDeals(ModalScreen[None]):
         line = self.countdown.format(n=left)
         if elapsed >= READING:
             line += " " + _("Press enter to go on now.")
-        self.query_one("#between-countdown", Static).update(line)
+        countdown.update(line)
 
     def action_go_on(self) -> None:
         if self.taking_keys():
