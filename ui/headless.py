@@ -209,7 +209,9 @@ async def run_host(plan: HostPlan, out: IO[str], err: IO[str]) -> int:
             err.write("host: stopped before the game's end: the table is closed, and its "
                       "players were told why the deal could not be checked\n")  # fmt: skip
             standings = host.session.sealed_standings()
-            if standings is not None:
+            if standings is None:  # a title that scores cards still sealed (Via Gladiola)
+                out.write(f"results so far: {NO_STANDINGS}\n")
+            else:
                 out.write("results so far:\n")
                 print_places([s.name for s in host.table.seats], standings, out, over=False)
             out.write(NOT_CHECKED + "; ".join(unchecked or ["the game was not over"]) + "\n")

@@ -34,6 +34,13 @@ def named(value: Any, cards: dict[int, int], key: str = "") -> Any:
     return value
 
 
+def as_shown(replayed: dict[str, Any], shown: dict[str, Any]) -> dict[str, Any]:
+    """The replay's event without the cards its seat's log left out: cards drawn as the game
+    ended, which nobody opened to the seat before the hands were revealed (the replay, which
+    knows every card, names them)."""
+    return {k: v for k, v in replayed.items() if k in shown or k != "cards"}
+
+
 @pytest.mark.parametrize(("title", "players"), GAMES)
 async def test_a_verified_sealed_game_s_replay_shows_the_seat_its_own_game(
     tmp_path: Path, title: str, players: int
@@ -50,7 +57,10 @@ async def test_a_verified_sealed_game_s_replay_shows_the_seat_its_own_game(
         assert client.sealed is not None
         assert len(steps) == len(client.sealed.actions) + 1, "the deal, then every move"
         log = [event for step in steps for event in step.events]
-        assert log == [named(e, replay.cards) for e in client.log], "the log it showed"
+        assert len(log) == len(client.log)
+        assert [as_shown(r, e) for r, e in zip(log, client.log, strict=True)] == [
+            named(e, replay.cards) for e in client.log
+        ], "the log it showed"
         assert steps[-1].view == client.view
         assert replay.outcome() == client.outcome is not None
         every = [c for cards in steps[-1].hands.values() for c in cards]
