@@ -172,14 +172,20 @@ class Keys(App[None]):
 async def test_the_key_bar_goes_on_another_line_rather_than_past_the_edge() -> None:
     app = Keys()
     async with app.run_test(size=(40, 10)) as pilot:
-        await pilot.pause(0.2)
-        lines = screen_text(app).splitlines()
-        bar = " ".join(lines[-4:])  # two keys a line
+
+        def bar() -> str:
+            return " ".join(screen_text(app).splitlines()[-4:])  # two keys a line
+
+        await wait_until(pilot, lambda: "h Key number h" in bar(), 10)  # drawn, under load too
         for key in "abcdefgh":
-            assert f"{key} Key number {key}" in bar, bar
+            assert f"{key} Key number {key}" in bar(), bar()
         await pilot.resize_terminal(160, 10)
-        await pilot.pause(0.3)
-        assert all(f"{k} Key number {k}" in screen_text(app).splitlines()[-1] for k in "abcdefgh")
+
+        def one_line() -> bool:
+            last = screen_text(app).splitlines()[-1]
+            return all(f"{k} Key number {k}" in last for k in "abcdefgh")
+
+        await wait_until(pilot, one_line, 10)
 
 
 @pytest.mark.parametrize("size", [(40, 20), (50, 30)])
