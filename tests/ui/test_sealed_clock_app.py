@@ -99,6 +99,7 @@ async def test_e_ends_a_sealed_game_whose_player_is_gone_and_names_them(tmp_path
             await wait_until(pilot, lambda: type(app.screen).__name__ == "ResultsScreen", 10)
             await wait_until(pilot, lambda: "deal not checked" in words(app), 10)
             assert "Bob" in words(app)
+            assert "You ended the game: the results so far stand" in words(app), words(app)
             assert client.sealed_verdict is not None and "Bob" in client.sealed_verdict
     finally:
         if running is not None:

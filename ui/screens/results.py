@@ -13,6 +13,7 @@ from textual.widgets import Button, Static
 
 from netcards.fairdeal import Verdict
 from protocol.client import DealChecked, Failed, ViewChanged
+from ui import notices
 from ui.awaited_words import waiting_line
 from ui.games import screen_class
 from ui.i18n import N_, _
@@ -62,6 +63,22 @@ class ResultsScreen(Screen[None]):
                 yield Button(_("Leave (m)") if self._guest else _("Menu (m)"), id="menu")
         yield KeyBar()
 
+    def closed_words(self, *, so_far: bool) -> str:
+        """Who closed the table: its host, or a player who ended a sealed game while a seat
+        was absent (the `ended` notice says who, and whom the game waited for)."""
+        client = self.session.client
+        said = getattr(client, "notices", [])
+        ended = next((n for n in reversed(said) if n.code == "ended"), None)
+        if ended is not None:
+            return notices.say("ended", dict(ended.args), client.seat) + (":" if so_far else ".")
+        if self.session.host is not None:
+            return (
+                _("You closed the table. Results so far:") if so_far else _("You closed the table.")
+            )
+        if so_far:
+            return _("The host closed the table. Results so far:")
+        return _("The host closed the table.")
+
     def on_mount(self) -> None:
         client = self.session.client
         self.show_waiting()
@@ -70,11 +87,7 @@ class ResultsScreen(Screen[None]):
         outcome = client.outcome or client.standings  # standings: the host closed the table
         if outcome is None:
             if client.verdict is not None:  # a sealed game closed halfway, scored from its hands
-                self.query_one("#results-title", Static).update(
-                    _("You closed the table.")
-                    if self.session.host is not None
-                    else _("The host closed the table.")
-                )
+                self.query_one("#results-title", Static).update(self.closed_words(so_far=False))
                 self.query_one("#results-detail", Static).update(
                     _("No results so far: they need cards that are still sealed.")
                 )
@@ -83,11 +96,7 @@ class ResultsScreen(Screen[None]):
             return
         names = list(client.names)
         if not client.outcome:
-            self.query_one("#results-title", Static).update(
-                _("You closed the table. Results so far:")
-                if self.session.host is not None
-                else _("The host closed the table. Results so far:")
-            )
+            self.query_one("#results-title", Static).update(self.closed_words(so_far=True))
         ascii_mode = bool(getattr(self.app, "ascii_mode", False))
         # In a narrow window (a phone's) no frame around the columns: its seven columns of
         # lines and padding cut "winner" and the score's title short at 40 columns.
