@@ -444,8 +444,9 @@ class SealedClient:
             return
         seed = self.random_bytes(32)
         action = await asyncio.to_thread(stand_in_move, game, config, self.seat, view, level, seed)
-        if action is None or self.view is not view or self.awaiting:
-            return  # our user moved while it thought: theirs stands
+        still = self.seat in self.to_act and not self.awaiting and self.view is not None
+        if action is None or not still or action not in game.legal_actions_in_view(self.view):
+            return  # our user moved while it thought (theirs stands), or the game moved on
         self.stand_in_moves += 1
         with contextlib.suppress(GameError, ConnectionError):
             await self._sealed_act(action, game)

@@ -142,6 +142,30 @@ async def test_a_player_who_walks_away_has_their_own_program_play_and_the_deal_v
         await server.close()
 
 
+async def test_two_players_away_at_once_are_each_played_by_their_own_program(
+    tmp_path: Path,
+) -> None:
+    """Auf Achse's choices are simultaneous: both players' clocks run out together, and each
+    program plays its stand-in's choice, the other's commitment coming in meanwhile. Nobody is
+    counted absent; the deal verifies."""
+    server = TableHost(table_of("auf-achse", 3, 1), IdentityKey.generate(os.urandom),
+                       settings=settings())  # fmt: skip
+    port = await server.start()
+    both = clients(port, tmp_path, [TableClient, TableClient])
+    runners = [asyncio.create_task(c.run()) for c in both]
+    playing = [asyncio.create_task(player(c, back_after=3)) for c in both]
+    try:
+        await asyncio.wait_for(server.finished.wait(), 240)
+        await asyncio.wait_for(asyncio.gather(*playing), 30)
+        for c in both:
+            assert c.stand_in_moves >= 3, c.stand_in_moves
+            assert c.sealed_verdict == "deal verified", c.sealed_verdict
+            assert not any(n.code == "unanswered" for n in c.notices)
+    finally:
+        await stop([*playing, *runners])
+        await server.close()
+
+
 async def test_a_program_that_ignores_the_clock_is_counted_absent_and_the_others_end_the_game(
     tmp_path: Path,
 ) -> None:
