@@ -43,7 +43,7 @@ from protocol.client_notices import DealChecked, Fatal, Notice, TableSays, ViewC
 from protocol.errors import RemoteProtocolError
 from protocol.messages import EndGame, Message, Sealed, Start
 from protocol.sealed.errors import Caught, DeckTampered, Finding
-from protocol.sealed.messages import SealActed, decode, encode
+from protocol.sealed.messages import SealAct, SealActed, decode, encode
 from protocol.sealed.seed_stream import SEED_BYTES, SeedStream
 from protocol.sealed_play.audit import describe
 from protocol.sealed_play.awaited import Awaited, closing_reasons, from_data
@@ -83,6 +83,9 @@ class SealedClient:
     """How many of our engine's events are in `log` (the game's log is our own engine's)."""
     stand_in_moves = 0
     """How many of our moves our stand-in made when our time ran out (`_sealed_time_up`)."""
+    _stand_in_number: int | None = None
+    """Our seat's move number (`seal_act`'s `number`) that our stand-in made last: its
+    `seal_acted` marks it the bot's."""
 
     # Provided by TableClient.
     seat: int | None
@@ -99,6 +102,8 @@ class SealedClient:
     standings: Outcome | None
     seed_file: SealedSeedFile | None
     log: list[dict[str, Any]]
+    steps: list[tuple[int, tuple[dict[str, Any], ...]]]
+    moves: Any
     game: Any
     config: Any
 
@@ -118,6 +123,9 @@ class SealedClient:
         if start.seat is None:
             return
         back, self._sealed_back = self._sealed_back, False
+        if not back:  # a new game: its moves are numbered afresh
+            self._stand_in_number = None
+            self.moves.by_bot.clear()
         seed = self._kept_seed(start)
         kept = seed is not None
         if seed is None:
@@ -141,7 +149,8 @@ class SealedClient:
             self._recall_told(start)
         self.sealed_verdict = None
         self.awaited = self.sealed.awaited()  # the first round, until the host begins it
-        self.log, self._sealed_logged = [], 0  # a seat rebuilt replays the game from its start
+        # A seat rebuilt replays the game from its start.
+        self.log, self.steps, self._sealed_logged = [], [], 0
         # Nor is a move of ours still on its way: one the host took comes back in the history
         # (its `seal_acted`), and one it never took (a host that crashed before reading it) is
         # lost, so our engine asks for it again. Waiting for its answer would wait for ever.
@@ -282,6 +291,10 @@ class SealedClient:
             self.seq = msg.seq
             if msg.seat == self.seat:
                 self.awaiting = False
+                # Our move, made by our user or by our stand-in (`_sealed_time_up`): the
+                # screen words the stand-in's as its own, as at an open table.
+                if msg.number == self._stand_in_number:
+                    self.moves.not_made(msg.seq)
         # The game's log is what our own engine saw happen, never the host's word. Cards on
         # their way to us (drawn, dealt, taken) are named once they are opened to us, a moment
         # later: until then the log waits, so that it says "You drew 20 km", not "2 cards".
@@ -294,6 +307,8 @@ class SealedClient:
         )
         self._sealed_logged = upto
         self.log.extend(events)
+        if events:  # the log in steps, each with the move it came after (`moves.by_bot`)
+            self.steps.append((self.seq, events))
         self._notify(ViewChanged(events))
         if seat.verdict is not None and self.sealed_verdict is None:
             self.sealed_verdict = seat.verdict
@@ -303,7 +318,10 @@ class SealedClient:
             self._forget_seed()  # the game is checked: its secrets are published
             self._sealed_finished()
 
-    async def _sealed_act(self, action: GameAction | dict[str, Any], game: Any) -> None:
+    async def _sealed_act(
+        self, action: GameAction | dict[str, Any], game: Any, *, stand_in: bool = False
+    ) -> None:
+        """Send our move (`stand_in`: our stand-in's, `_sealed_time_up`)."""
         seat = self.sealed
         assert seat is not None
         chosen: GameAction
@@ -316,7 +334,10 @@ class SealedClient:
             chosen = action
         self.awaiting = True
         try:
-            for msg in seat.act(chosen):
+            out = seat.act(chosen)
+            if stand_in:  # known before it leaves: its `seal_acted` may come at once
+                self._stand_in_number = next(m.number for m in out if isinstance(m, SealAct))
+            for msg in out:
                 await self._send(Sealed(encode(msg)))
         except Exception:
             self.awaiting = False
@@ -449,7 +470,7 @@ class SealedClient:
             return  # our user moved while it thought (theirs stands), or the game moved on
         self.stand_in_moves += 1
         with contextlib.suppress(GameError, ConnectionError):
-            await self._sealed_act(action, game)
+            await self._sealed_act(action, game, stand_in=True)
 
 
 def _seed_note(start: Start) -> dict[str, Any]:

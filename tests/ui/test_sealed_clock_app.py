@@ -63,6 +63,9 @@ async def test_her_time_runs_out_and_her_own_app_plays_her_stand_in(tmp_path: An
             await wait_until(pilot, lambda: client.stand_in_moves >= 1, 10)
             await wait_until(pilot, lambda: "plays the turn" in log_words(screen), 5)
             assert "Your time ran out: your stand-in plays the turn" in log_words(screen)
+            # The move is worded as the stand-in's, as at an open table.
+            await wait_until(pilot, lambda: "Your stand-in " in log_words(screen), 5)
+            assert "You walked" not in log_words(screen) and "You rested" not in log_words(screen)
             assert "End game" not in words(app), "nobody is absent: no key to end the game"
     finally:
         await host.close()
