@@ -53,7 +53,10 @@ def via_gladiola(screen: str) -> list[str]:
     cards = [re.sub(r"[•b]\d$", "", c) for c in hand(screen, VG_WORD, VG_BOX)]
     top_line = re.search(r"From (\d+):", screen)
     top = int(top_line.group(1)) if top_line else 50
-    day = int(re.search(r"Day (\d) of 4", screen).group(1))  # type: ignore[union-attr]
+    day_line = re.search(r"Day (\d) of 4", screen)
+    if day_line is None:  # a day's summary being drawn over the table: no key, read it again
+        return []
+    day = int(day_line.group(1))
 
     def value(label: str) -> int:
         return 50 if label == "FIN" else int(label) if label.isdigit() else -1
