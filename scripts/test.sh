@@ -13,6 +13,9 @@ if [ -n "$missing" ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]
     # shellcheck disable=SC2086
     (apt-get update -qq && apt-get install -y -qq $missing) >/dev/null 2>&1 || true
 fi
+# The suite starts hundreds of netcards processes (hosts, bots, apps in terminals): each would
+# compile every module again where the environment turns bytecode caching off.
+unset PYTHONDONTWRITEBYTECODE
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 .venv/bin/ruff check .

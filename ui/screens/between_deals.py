@@ -79,7 +79,8 @@ class BetweenDeals(ModalScreen[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         """The lines take the rows the title, the countdown, the frame and the key bar leave."""
-        self.query_one("#between-scroll").styles.max_height = max(3, event.size.height - 8)
+        for lines in self.query("#between-scroll"):  # (none once the screen is on its way out)
+            lines.styles.max_height = max(3, event.size.height - 8)
 
     def on_mount(self) -> None:
         self.opened = time.monotonic()
@@ -91,7 +92,8 @@ class BetweenDeals(ModalScreen[None]):
         """The key bar shows enter taken; the arrows scroll the lines (not before: the arrows
         of a burst that ended the deal would)."""
         self.refresh_bindings()
-        self.query_one("#between-scroll").focus()
+        for lines in self.query("#between-scroll"):  # (none once the screen is on its way out)
+            lines.focus()
 
     def tick(self) -> None:
         """The countdown, once a quarter second; at its end the summary goes. A tick that comes
