@@ -224,7 +224,7 @@ STEP_WORDS = {
 def wait_phrase(wait: Wait, names: Sequence[str], me: int | None = None) -> str:
     """`waiting for Bob (seat 2) to shuffle the cards`, in English."""
     labels = [seat_label(s, names) for s in wait.seats]
-    who = "the host" if not labels else _listed(labels)
+    who = "the host" if not labels else listed(labels)
     to = "" if wait.to is None else seat_label(wait.to, names)
     mine = "" if me is None else seat_label(me, names)
     return f"waiting for {who} " + STEP_WORDS[wait.step].format(to=to, me=mine)
@@ -261,7 +261,8 @@ def closing_reasons(
     return reasons or ["the game ended before every seat published its secrets"]
 
 
-def _listed(labels: Sequence[str]) -> str:
+def listed(labels: Sequence[str]) -> str:
+    """Names as an English sentence lists them: "Ann", "Ann and Bob", "Ann, Bob and Cy"."""
     if len(labels) == 1:
         return labels[0]
     return ", ".join(labels[:-1]) + " and " + labels[-1]

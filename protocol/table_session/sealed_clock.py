@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from protocol.errors import ErrorCode
+from protocol.sealed_play.awaited import listed
 from protocol.table_session.core import Member, SessionCore
 from protocol.table_session.effects import Finished, answer_timer
 
@@ -131,9 +132,7 @@ class SealedClock(SessionCore):
             seat=member.seat,
             name=who,
             absent=sorted(absent),
-            absent_names=names[0]
-            if len(names) < 2
-            else ", ".join(names[:-1]) + " and " + names[-1],
+            absent_names=listed(names),
         )
         self._end_table(f"{who} ended the game: a player was absent")
         self._out.append(Finished())
