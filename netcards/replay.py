@@ -25,6 +25,15 @@ class BadReplay(GameError):
     """A replay file that cannot be read back."""
 
 
+DAMAGED_BY = (KeyError, TypeError, ValueError, AttributeError)
+"""What reading a replay file's data raises where a field is missing or of the wrong kind."""
+
+
+def damaged(exc: Exception) -> BadReplay:
+    """The error a replay file that `exc` showed damaged is refused with (classic or sealed)."""
+    return BadReplay(f"the replay file is damaged ({exc.__class__.__name__}: {exc})")
+
+
 @dataclass(frozen=True)
 class Step:
     """The moment after action `index` (0: the deal): what happened and what each side saw."""
@@ -88,10 +97,8 @@ class Replay:
                 stand_in = frozenset()
             return cls(game, config, seat, [str(n) for n in data["names"]],
                        bytes.fromhex(data["seed"]), actions, stand_in)  # fmt: skip
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise BadReplay(
-                f"the replay file is damaged ({exc.__class__.__name__}: {exc})"
-            ) from None
+        except DAMAGED_BY as exc:
+            raise damaged(exc) from None
 
     def steps(self) -> Sequence[Step]:
         """Every moment of the game, rebuilt once with the engine (a bad action is an error)."""

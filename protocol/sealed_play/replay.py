@@ -29,7 +29,7 @@ from netcards.errors import GameError
 from netcards.event import Event
 from netcards.game import Outcome
 from netcards.registry import get_game
-from netcards.replay import BOUNDARIES, BadReplay, Replay, Step
+from netcards.replay import BOUNDARIES, DAMAGED_BY, BadReplay, Replay, Step, damaged
 from netcards.sealed_cards import HiddenCardNeeded, Knowledge, seat_event
 from netcards.sealed_choices import Opening
 from netcards.sealed_game import SealedGame, sealed_engine
@@ -84,10 +84,8 @@ class SealedReplay(Replay):
             )
         except BadReplay:
             raise
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise BadReplay(
-                f"the replay file is damaged ({exc.__class__.__name__}: {exc})"
-            ) from None
+        except DAMAGED_BY as exc:
+            raise damaged(exc) from None
 
     def steps(self) -> Sequence[Step]:
         """Every moment of the game, played again by the sealed engine knowing every card."""
