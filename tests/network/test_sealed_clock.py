@@ -322,3 +322,29 @@ async def test_a_headless_sealed_host_with_a_clock_ends_when_a_player_ends_the_g
     assert "P0 (seat 1)" in (stays.sealed_verdict or "") or "seat 1 (P0)" in (
         stays.sealed_verdict or ""
     )
+
+
+async def test_a_time_up_a_modified_host_says_out_of_turn_plays_nothing(tmp_path: Path) -> None:
+    """A modified host says a seat's time ran out while that seat has no decision to make (the
+    deal is being sealed): its program makes no move, and later, asked to decide, it still
+    has none of its stand-in's on the way (a host cannot make a seat move by the clock)."""
+    server = TableHost(table_of("via-gladiola", 2, 1), IdentityKey.generate(os.urandom),
+                       settings=HostSettings(grace=0.0))  # fmt: skip
+    port = await server.start()
+    (client,) = clients(port, tmp_path, [TableClient])
+    runner = asyncio.create_task(client.run())
+    playing = asyncio.create_task(player(client, NEVER))
+    try:
+        await until(lambda: client.sealed is not None and client.seat is not None, 30)
+        assert not client.my_turn, "the deal is still being sealed"
+        session = server.session
+        session._notice("clock_own", seat=client.seat, name="P0", level="random")
+        server._perform(session._take())
+        await until(lambda: said(client, "clock_own", client.seat))
+        await until(lambda: client.my_turn, 30)
+        await asyncio.sleep(0.2)
+        assert client.stand_in_moves == 0 and not client.awaiting, "no move was made for it"
+        assert client.my_turn, "its decision is still its user's"
+    finally:
+        await stop([playing, runner])
+        await server.close()
