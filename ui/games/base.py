@@ -195,6 +195,8 @@ class GameScreen(WindowFit, EndsAbsentGame):
         yield KeyBar(compact=True)  # a game has the most keys: one space between them
 
     def on_mount(self) -> None:
+        if not self.query("#table"):
+            return  # pruned before its mount came round: the app is closing, nothing to draw
         self.query_one("#banner").display = False
         self.fit(self.app.size)
         self.shown = 0
