@@ -89,6 +89,10 @@ async def test_e_ends_a_sealed_game_whose_player_is_gone_and_names_them(tmp_path
             await bob.leave("my train")
             await wait_until(pilot, lambda: bool(client.absent_seats()), 10)
             await wait_until(pilot, lambda: "End game" in words(app), 5)
+            # The status line says who is away and what `e` does, whatever else it says.
+            await wait_until(
+                pilot, lambda: "Away: Bob; e ends the game for everyone." in words(app), 5
+            )
             await pilot.press("e")
             await wait_until(pilot, lambda: type(app.screen).__name__ == "Confirm")
             assert "The table waits for Bob" in words(app)

@@ -30,6 +30,18 @@ class EndsAbsentGame:
         seats = getattr(self.client, "absent_seats", None)
         return sorted(seats()) if seats is not None else []
 
+    def away_words(self) -> str:
+        """What the status line adds while a seat is absent: the table will wait for it (every
+        seat takes part in the sealing), so the player learns why, and what `e` would do."""
+        absent = self.absent()
+        seat = getattr(self, "seat", None)
+        if not absent or seat in absent:
+            return ""
+        names = names_list([self.client.names[s] for s in absent])
+        if seat is None:  # a spectator cannot end the game
+            return _("Away: {names}.").format(names=names)
+        return _("Away: {names}; e ends the game for everyone.").format(names=names)
+
     def action_end_game(self) -> None:
         absent = self.absent()
         if not absent:

@@ -437,6 +437,9 @@ class GameScreen(WindowFit, EndsAbsentGame):
         if self.seat is None:
             status.append(_("Watching") + ": ", style="bold")
         status.append(self.waiting() or (self.deal_words() if self.dealing else self.prompt()))
+        away = self.away_words()
+        if away:
+            status.append("  " + away, style="bold")
         line = self.query_one("#status", Static)
         width = self.status_width()
         # A message before the prompt may need a second row; a narrow window a third.
