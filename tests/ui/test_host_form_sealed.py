@@ -71,6 +71,8 @@ async def test_a_sealed_table_opens_with_the_turn_clock_asked_for() -> None:
     app = make_app(settings=UserSettings(name="Ann"), ascii_mode=False)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await host_form(pilot, "via-gladiola")
+        note = str(screen.query_one("#sealing .field-note").render())
+        assert "their own program plays for them" in note and "no turn clock" not in note, note
         screen.query_one("#sealed", TextCheckbox).value = True
         screen.query_one("#clock", Input).value = "30"
         await burst(pilot, "ctrl+o")

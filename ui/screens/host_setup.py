@@ -214,7 +214,10 @@ class HostSetupScreen(Screen[TablePlan | None]):
         await box.mount(
             TextCheckbox(_("Sealed"), False, id="sealed", ascii_mode=ascii_mode),
             Label(
-                _("nobody, the host included, sees a card they may not see; no turn clock"),
+                _(
+                    "nobody, the host included, sees a card they may not see; when a player's "
+                    "time runs out, their own program plays for them"
+                ),
                 classes="field-note",
             ),
         )
