@@ -1,4 +1,5 @@
-"""Whom a sealed table waits for, in the player's words: the game screen's status line.
+"""Whom a sealed table waits for, in the player's words: the game screen's status line, and
+why a sealed game closed halfway was not checked (the results screen).
 
 The client works out whom the table waits for, and for what (`TableClient.awaited`, from
 `protocol/sealed_play/awaited.py`, the same answer `netcards bot` and the host give); here each
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from protocol.sealed_play.awaited import Awaited, waits
+from protocol.sealed_play.awaited import Awaited, Unchecked, Wait, waits
 from ui.i18n import N_, _, names_list
 
 WAIT_WORDS = {
@@ -43,13 +44,38 @@ def seat_words(seat: int, names: Sequence[str]) -> str:
     return _("{name} (seat {n})").format(name=name, n=seat + 1)
 
 
+def wait_sentence(wait: Wait, names: Sequence[str], me: int | None) -> str:
+    """One thing the table waits for, as a sentence."""
+    mine = wait.to is not None and wait.to == me
+    template = WAIT_WORDS[wait.step + "_me" if mine else wait.step]
+    who = names_list([seat_words(s, names) for s in wait.seats])
+    to = "" if wait.to is None else seat_words(wait.to, names)
+    return _(template).format(who=who, to=to)
+
+
 def waiting_line(found: Sequence[Awaited], names: Sequence[str], me: int | None) -> str:
     """What the table waits for, in sentences ("" while nothing but a move is awaited)."""
+    return " ".join(wait_sentence(wait, names, me) for wait in waits(found, me))
+
+
+UNCHECKED_WORDS = {
+    "waiting": N_("the table closed; {waiting}"),
+    "unanswered": N_("{who} did not play when their time ran out"),
+    "left": N_("{who} left before publishing their secrets"),
+    "ended": N_("the game ended before every seat published its secrets"),
+}
+"""Each kind of reason why a sealed game closed halfway was not checked (`Unchecked`)."""
+
+
+def unchecked_reasons(why: Sequence[Unchecked], names: Sequence[str], me: int | None) -> list[str]:
+    """The reasons a sealed game closed halfway was not checked, in the player's words (the
+    verdict's own are English, for programs to compare)."""
     said = []
-    for wait in waits(found, me):
-        mine = wait.to is not None and wait.to == me
-        template = WAIT_WORDS[wait.step + "_me" if mine else wait.step]
-        who = names_list([seat_words(s, names) for s in wait.seats])
-        to = "" if wait.to is None else seat_words(wait.to, names)
-        said.append(_(template).format(who=who, to=to))
-    return " ".join(said)
+    for reason in why:
+        waiting = ""
+        if reason.wait is not None:
+            sentence = wait_sentence(reason.wait, names, me).rstrip(".")
+            waiting = sentence[:1].lower() + sentence[1:]
+        who = "" if reason.seat is None else seat_words(reason.seat, names)
+        said.append(_(UNCHECKED_WORDS[reason.kind]).format(waiting=waiting, who=who))
+    return said

@@ -14,8 +14,8 @@ opening or a show the engine asks for and the host has not begun.
 `awaited` is that answer, one `Awaited` per seat and step, in the order the table waits for
 them; `waits` groups them for words (the seats awaited for one step, or the host), and
 `wait_phrase` and `closing_reasons` word them in English for `netcards bot`, the host's log and
-the verdict of a table closed halfway. The app words them in the player's language from the
-same `Wait`s (`ui/awaited_words.py`). Every program asks this module, so that a screen, a bot
+the verdict of a table closed halfway (`why_unchecked` gives its reasons). The app words them
+in the player's language from the same `Wait`s and `Unchecked` reasons (`ui/awaited_words.py`). Every program asks this module, so that a screen, a bot
 and the host say the same.
 """
 
@@ -235,6 +235,57 @@ def waiting_words(found: Sequence[Awaited], names: Sequence[str], me: int | None
     return "; ".join(wait_phrase(w, names, me) for w in waits(found, me))
 
 
+@dataclass(frozen=True)
+class Unchecked:
+    """One reason a sealed game closed halfway was not checked: the table was waiting for
+    something (`wait`), or a seat's program did not play when its time ran out, or a seat left
+    without publishing its secrets (`seat`), or the game merely ended first. `closing_reasons`
+    words it in English (the verdict's words, which programs compare); the app words the same
+    reasons in its player's language."""
+
+    kind: str
+    """"waiting", "unanswered", "left" or "ended"."""
+    wait: Wait | None = None
+    seat: int | None = None
+
+
+def why_unchecked(
+    found: Sequence[Awaited],
+    me: int | None,
+    away: Collection[int],
+    published: Collection[int],
+    unanswered: Collection[int] = (),
+) -> list[Unchecked]:
+    """Why a sealed game its host closed halfway was not checked: each seat (or the host) the
+    table was waiting for and the step, each seat whose program did not play when its time ran
+    out (`unanswered`), then each seat that left (or was away) without publishing its secrets
+    and is not named already; the game's end unnamed if none."""
+    reasons: list[Unchecked] = []
+    named: set[int] = set()
+    for wait in waits(found, me):
+        reasons.append(Unchecked("waiting", wait=wait))
+        named.update(wait.seats)
+    for who in sorted(set(unanswered) - named - {me}):
+        reasons.append(Unchecked("unanswered", seat=who))
+        named.add(who)
+    for who in sorted(set(away) - set(published) - named - {me}):
+        reasons.append(Unchecked("left", seat=who))
+    return reasons or [Unchecked("ended")]
+
+
+def unchecked_words(reason: Unchecked, names: Sequence[str], me: int | None) -> str:
+    """One reason in the verdict's English words."""
+    if reason.wait is not None:
+        return "the table closed while " + wait_phrase(reason.wait, names, me)
+    who = -1 if reason.seat is None else reason.seat
+    if reason.kind == "unanswered":
+        return f"{seat_label(who, names)} did not play when its time ran out"
+    if reason.kind == "left":
+        name = names[who] if 0 <= who < len(names) else "?"
+        return f"seat {who + 1} ({name}) left before publishing its secrets"
+    return "the game ended before every seat published its secrets"
+
+
 def closing_reasons(
     found: Sequence[Awaited],
     names: Sequence[str],
@@ -243,22 +294,9 @@ def closing_reasons(
     published: Collection[int],
     unanswered: Collection[int] = (),
 ) -> list[str]:
-    """Why a sealed game its host closed halfway was not checked, in the verdict's words: each
-    seat (or the host) the table was waiting for and the step, each seat whose program did not
-    play when its time ran out (`unanswered`), then each seat that left (or was away) without
-    publishing its secrets and is not named already; the game's end unnamed if none."""
-    reasons: list[str] = []
-    named: set[int] = set()
-    for wait in waits(found, me):
-        reasons.append("the table closed while " + wait_phrase(wait, names, me))
-        named.update(wait.seats)
-    for who in sorted(set(unanswered) - named - {me}):
-        reasons.append(f"{seat_label(who, names)} did not play when its time ran out")
-        named.add(who)
-    for who in sorted(set(away) - set(published) - named - {me}):
-        name = names[who] if 0 <= who < len(names) else "?"
-        reasons.append(f"seat {who + 1} ({name}) left before publishing its secrets")
-    return reasons or ["the game ended before every seat published its secrets"]
+    """`why_unchecked`, in the verdict's English words."""
+    why = why_unchecked(found, me, away, published, unanswered)
+    return [unchecked_words(reason, names, me) for reason in why]
 
 
 def listed(labels: Sequence[str]) -> str:

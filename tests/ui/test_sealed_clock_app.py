@@ -114,3 +114,51 @@ async def test_e_ends_a_sealed_game_whose_player_is_gone_and_names_them(tmp_path
             with contextlib.suppress(BaseException):
                 await running
         await host.close()
+
+
+async def test_a_game_ended_without_a_player_says_why_in_the_player_s_language(
+    tmp_path: Any,
+) -> None:
+    """The verdict's own reasons are English (programs compare them); the results screen words
+    the same reasons in its player's language, and its status line says who is away."""
+    from ui import i18n
+
+    i18n.use("fr")
+    host = await sealed_host(3, 1)
+    app = make_app(
+        settings=UserSettings(name="Ann", language="fr"), join=JoinPlan(f"127.0.0.1:{host.port}")
+    )
+    bob = TableClient(f"127.0.0.1:{host.port}", "Bob", KnownHosts(tmp_path / "bob"))
+    running: asyncio.Task[None] | None = None
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: type(app.screen).__name__ == "Confirm")
+            running = asyncio.create_task(bob.run())
+            while not isinstance(await bob.updates.get(), SeatTaken):
+                pass
+            await bob.set_ready(True)
+            screen = await join_as_ann(pilot, app)
+            client = screen.client
+            await wait_until(pilot, lambda: client.sealed is not None and bob.sealed is not None)
+            await bob.leave("my train")
+            await wait_until(pilot, lambda: "Absent(s) : Bob ; e met fin" in words(app), 10)
+            await pilot.press("e")
+            await wait_until(pilot, lambda: type(app.screen).__name__ == "Confirm")
+            await pilot.press("y")
+            await wait_until(pilot, lambda: type(app.screen).__name__ == "ResultsScreen", 10)
+            await wait_until(pilot, lambda: "donne non contrôlée" in words(app), 10)
+            text = words(app)
+            assert client.verdict is not None
+            english = "; ".join(client.verdict.unchecked)
+            n = client.names.index("Bob") + 1
+            assert f"seat {n} (Bob) left before publishing its secrets" == english, english
+            assert f"Bob (place {n}) est parti avant de publier ses secrets" in text, text
+            assert "seat" not in text and "secrets" in text, text
+            assert "before publishing" not in text and "while waiting" not in text, text
+    finally:
+        i18n.use("en")
+        if running is not None:
+            running.cancel()
+            with contextlib.suppress(BaseException):
+                await running
+        await host.close()

@@ -14,7 +14,7 @@ from textual.widgets import Button, Static
 from netcards.fairdeal import Verdict
 from protocol.client import DealChecked, Failed, ViewChanged
 from ui import notices
-from ui.awaited_words import waiting_line
+from ui.awaited_words import unchecked_reasons, waiting_line
 from ui.games import screen_class
 from ui.i18n import N_, _
 from ui.layout import NARROW
@@ -158,10 +158,22 @@ class ResultsScreen(Screen[None]):
                     style="bold red",
                 )
             )
-        else:  # neither verified nor caught: why is said in the check's own words
+        else:  # neither verified nor caught: why, in the player's words where we have them
             shown.update(
-                Text(_("deal not checked: ") + "; ".join(verdict.unchecked), style="bold yellow")
+                Text(
+                    _("deal not checked: ") + "; ".join(self.unchecked(verdict)),
+                    style="bold yellow",
+                )
             )
+
+    def unchecked(self, verdict: Verdict) -> list[str]:
+        """Why the deal was not checked: a sealed game closed halfway says it in the player's
+        language; any other reason in the check's own (English) words."""
+        client = self.session.client
+        why, words = getattr(client, "unchecked_why", ((), ()))
+        if why and tuple(verdict.unchecked) == words:
+            return unchecked_reasons(why, client.names, client.seat)
+        return list(verdict.unchecked)
 
     def show_waiting(self) -> None:
         """While the deal is being checked: whom a sealed game still waits for (the seats'

@@ -1,0 +1,78 @@
+"""Why a sealed game closed halfway was not checked, in the player's language: the same reasons
+the verdict gives in English (`protocol.sealed_play.awaited.why_unchecked`), every kind of them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from protocol.sealed_play.awaited import Awaited, closing_reasons, why_unchecked
+from ui import i18n
+from ui.awaited_words import UNCHECKED_WORDS, unchecked_reasons
+
+NAMES = ["Ann", "Bob", "Cy"]
+
+
+@pytest.fixture
+def language() -> Iterator[None]:
+    yield
+    i18n.use("en")
+
+
+def every_kind() -> tuple[list[str], list[str]]:
+    """Ann reads: a table closed while Bob had not shuffled and Cy's program had not played
+    when its time ran out; one Bob had left; one that merely ended. Every kind of reason."""
+    found = (Awaited(1, "mask"),)
+    why = why_unchecked(found, 0, away={2}, published=set(), unanswered={2})
+    why += why_unchecked((), 0, away={1}, published=set())
+    why += why_unchecked((), 0, away=(), published=())
+    assert {reason.kind for reason in why} == set(UNCHECKED_WORDS)
+    return [r.kind for r in why], unchecked_reasons(why, NAMES, 0)
+
+
+def test_in_english_the_app_says_what_the_verdict_says_of_a_closing(language: None) -> None:
+    i18n.use("en")
+    _kinds, said = every_kind()
+    assert said == [
+        "the table closed; waiting for Bob (seat 2) to shuffle the cards",
+        "Cy (seat 3) did not play when their time ran out",
+        "Bob (seat 2) left before publishing their secrets",
+        "the game ended before every seat published its secrets",
+    ]
+    # The verdict's own words name the same seats, in the format programs compare.
+    assert closing_reasons((Awaited(1, "mask"),), NAMES, 0, {2}, set(), {2}) == [
+        "the table closed while waiting for Bob (seat 2) to shuffle the cards",
+        "Cy (seat 3) did not play when its time ran out",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("code", "expected"),
+    [
+        (
+            "fr",
+            [
+                "la table a été fermée ; en attente de Bob (place 2) : mélange des cartes",
+                "Cy (place 3) n'a pas joué quand son temps était écoulé",
+                "Bob (place 2) est parti avant de publier ses secrets",
+                "la partie s'est terminée avant que chaque place publie ses secrets",
+            ],
+        ),
+        (
+            "nl",
+            [
+                "de tafel werd gesloten; wachten op Bob (plaats 2): het schudden van de kaarten",
+                "Cy (plaats 3) speelde niet toen de tijd om was",
+                "Bob (plaats 2) vertrok zonder de geheimen te publiceren",
+                "het spel eindigde voordat elke plaats de geheimen had gepubliceerd",
+            ],
+        ),
+    ],
+)
+def test_each_language_says_every_reason_in_its_own_words(
+    language: None, code: str, expected: list[str]
+) -> None:
+    i18n.use(code)
+    _kinds, said = every_kind()
+    assert said == expected
