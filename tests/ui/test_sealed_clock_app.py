@@ -51,6 +51,22 @@ async def join_as_ann(pilot: Any, app: Any) -> Any:
     return app.screen
 
 
+async def ann_and_bob_then_bob_leaves(
+    pilot: Any, app: Any, bob: TableClient, running: list[asyncio.Task[None]]
+) -> Any:
+    """Ann's app (first visit) and Bob's program (its task added to `running`) take their
+    seats; once the sealed game is under way, Bob leaves. Ann's client."""
+    await wait_until(pilot, lambda: type(app.screen).__name__ == "Confirm")
+    running.append(asyncio.create_task(bob.run()))
+    while not isinstance(await bob.updates.get(), SeatTaken):
+        pass
+    await bob.set_ready(True)
+    client = (await join_as_ann(pilot, app)).client
+    await wait_until(pilot, lambda: client.sealed is not None and bob.sealed is not None)
+    await bob.leave("my train")
+    return client
+
+
 async def test_her_time_runs_out_and_her_own_app_plays_her_stand_in(tmp_path: Any) -> None:
     host = await sealed_host(2, 1, turn_clock=1.5)
     app = make_app(settings=UserSettings(name="Ann"), join=JoinPlan(f"127.0.0.1:{host.port}"))
@@ -75,18 +91,11 @@ async def test_e_ends_a_sealed_game_whose_player_is_gone_and_names_them(tmp_path
     host = await sealed_host(3, 1)
     app = make_app(settings=UserSettings(name="Ann"), join=JoinPlan(f"127.0.0.1:{host.port}"))
     bob = TableClient(f"127.0.0.1:{host.port}", "Bob", KnownHosts(tmp_path / "bob"))
-    running: asyncio.Task[None] | None = None
+    running: list[asyncio.Task[None]] = []
     try:
         async with app.run_test(size=(80, 24)) as pilot:
-            await wait_until(pilot, lambda: type(app.screen).__name__ == "Confirm")
-            running = asyncio.create_task(bob.run())
-            while not isinstance(await bob.updates.get(), SeatTaken):
-                pass
-            await bob.set_ready(True)
-            screen = await join_as_ann(pilot, app)
-            client = screen.client
-            await wait_until(pilot, lambda: client.sealed is not None and bob.sealed is not None)
-            await bob.leave("my train")
+            client = await ann_and_bob_then_bob_leaves(pilot, app, bob, running)
+            screen = app.screen
             await wait_until(pilot, lambda: bool(client.absent_seats()), 10)
             await wait_until(pilot, lambda: "End game" in words(app), 5)
             # The status line says who is away and what `e` does, whatever else it says.
@@ -109,10 +118,10 @@ async def test_e_ends_a_sealed_game_whose_player_is_gone_and_names_them(tmp_path
             assert "You ended the game: the results so far stand" in words(app), words(app)
             assert client.sealed_verdict is not None and "Bob" in client.sealed_verdict
     finally:
-        if running is not None:
-            running.cancel()
+        for task in running:
+            task.cancel()
             with contextlib.suppress(BaseException):
-                await running
+                await task
         await host.close()
 
 
@@ -129,18 +138,10 @@ async def test_a_game_ended_without_a_player_says_why_in_the_player_s_language(
         settings=UserSettings(name="Ann", language="fr"), join=JoinPlan(f"127.0.0.1:{host.port}")
     )
     bob = TableClient(f"127.0.0.1:{host.port}", "Bob", KnownHosts(tmp_path / "bob"))
-    running: asyncio.Task[None] | None = None
+    running: list[asyncio.Task[None]] = []
     try:
         async with app.run_test(size=(80, 24)) as pilot:
-            await wait_until(pilot, lambda: type(app.screen).__name__ == "Confirm")
-            running = asyncio.create_task(bob.run())
-            while not isinstance(await bob.updates.get(), SeatTaken):
-                pass
-            await bob.set_ready(True)
-            screen = await join_as_ann(pilot, app)
-            client = screen.client
-            await wait_until(pilot, lambda: client.sealed is not None and bob.sealed is not None)
-            await bob.leave("my train")
+            client = await ann_and_bob_then_bob_leaves(pilot, app, bob, running)
             await wait_until(pilot, lambda: "Absent(s) : Bob ; e met fin" in words(app), 10)
             await pilot.press("e")
             await wait_until(pilot, lambda: type(app.screen).__name__ == "Confirm")
@@ -157,8 +158,8 @@ async def test_a_game_ended_without_a_player_says_why_in_the_player_s_language(
             assert "before publishing" not in text and "while waiting" not in text, text
     finally:
         i18n.use("en")
-        if running is not None:
-            running.cancel()
+        for task in running:
+            task.cancel()
             with contextlib.suppress(BaseException):
-                await running
+                await task
         await host.close()
