@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from protocol.client_sealed import SPECTATOR_UNCHECKED
 from protocol.sealed_play.awaited import Awaited, Unchecked, Wait, waits
 from ui.i18n import N_, _, names_list
 
@@ -65,6 +66,15 @@ UNCHECKED_WORDS = {
     "ended": N_("the game ended before every seat published its secrets"),
 }
 """Each kind of reason why a sealed game closed halfway was not checked (`Unchecked`)."""
+
+
+WHOLE_REASONS = {
+    SPECTATOR_UNCHECKED: N_(
+        "a spectator holds no seat's secrets and sees none of the sealing steps: each player's "
+        "program checks the deal"
+    ),
+}
+"""Reasons a deal is not checked that the verdict gives whole, in the player's words."""
 
 
 def unchecked_reasons(why: Sequence[Unchecked], names: Sequence[str], me: int | None) -> list[str]:

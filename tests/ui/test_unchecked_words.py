@@ -7,9 +7,10 @@ from collections.abc import Iterator
 
 import pytest
 
+from protocol.client_sealed import SPECTATOR_UNCHECKED
 from protocol.sealed_play.awaited import Awaited, closing_reasons, why_unchecked
 from ui import i18n
-from ui.awaited_words import UNCHECKED_WORDS, unchecked_reasons
+from ui.awaited_words import UNCHECKED_WORDS, WHOLE_REASONS, unchecked_reasons
 
 NAMES = ["Ann", "Bob", "Cy"]
 
@@ -76,3 +77,12 @@ def test_each_language_says_every_reason_in_its_own_words(
     i18n.use(code)
     _kinds, said = every_kind()
     assert said == expected
+
+
+def test_a_spectator_s_word_on_a_sealed_deal_is_translated_whole(language: None) -> None:
+    """A spectator's verdict is one whole reason: the app says it in the player's language."""
+    assert set(WHOLE_REASONS) == {SPECTATOR_UNCHECKED}
+    assert WHOLE_REASONS[SPECTATOR_UNCHECKED] == SPECTATOR_UNCHECKED, "the English is the verdict's"
+    i18n.use("fr")
+    said = i18n._(WHOLE_REASONS[SPECTATOR_UNCHECKED])
+    assert said.startswith("un spectateur ne détient les secrets d'aucune place"), said

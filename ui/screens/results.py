@@ -14,7 +14,7 @@ from textual.widgets import Button, Static
 from netcards.fairdeal import Verdict
 from protocol.client import DealChecked, Failed, ViewChanged
 from ui import notices
-from ui.awaited_words import unchecked_reasons, waiting_line
+from ui.awaited_words import WHOLE_REASONS, unchecked_reasons, waiting_line
 from ui.games import screen_class
 from ui.i18n import N_, _
 from ui.layout import NARROW
@@ -167,13 +167,13 @@ class ResultsScreen(Screen[None]):
             )
 
     def unchecked(self, verdict: Verdict) -> list[str]:
-        """Why the deal was not checked: a sealed game closed halfway says it in the player's
-        language; any other reason in the check's own (English) words."""
+        """Why the deal was not checked: a sealed game closed halfway, or watched, says it in
+        the player's language; any other reason in the check's own (English) words."""
         client = self.session.client
         why, words = getattr(client, "unchecked_why", ((), ()))
         if why and tuple(verdict.unchecked) == words:
             return unchecked_reasons(why, client.names, client.seat)
-        return list(verdict.unchecked)
+        return [_(WHOLE_REASONS[w]) if w in WHOLE_REASONS else w for w in verdict.unchecked]
 
     def show_waiting(self) -> None:
         """While the deal is being checked: whom a sealed game still waits for (the seats'
