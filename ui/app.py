@@ -455,16 +455,14 @@ class NetcardsApp(App[None]):
             isinstance(notice, DealChecked)
             or (isinstance(notice, TableClosed) and notice.verdict is not None)
         ):  # the deal is checked (or refused) and the user told: its notes are done with
-            SeatTokens(data_dir() / "seats").forget_deal(
-                session.client.address, session.client.name
-            )
+            self.forget_seat(session, deal=True)
         if isinstance(notice, TableClosed):
             self.table_closed(notice)
             return
         if isinstance(notice, SeatTaken | GameStarted) and session is not None:
             self.keep_seat_token(session)
         if isinstance(notice, TokenRefused) and session is not None:
-            SeatTokens(data_dir() / "seats").forget(session.client.address, session.client.name)
+            self.forget_seat(session)
         if self.screen_stack:
             self.screen.post_message(SessionNotice(notice))
 
@@ -510,20 +508,34 @@ class NetcardsApp(App[None]):
         else:
             session = self.session
             if session is not None and session.client.game is not None:
-                SeatTokens(data_dir() / "seats").forget(session.client.address, session.client.name)
+                self.forget_seat(session)
+
+    @staticmethod
+    def seat_addresses(session: Session) -> list[str]:
+        """Where this program keeps its seat's token and deal notes: a joiner's at the address
+        they joined; a host's own at every address its lobby shows too, for `join` after
+        `host --resume`. They are forgotten where they were kept."""
+        addresses = [session.client.address]
+        if session.host is not None:
+            addresses += session.addresses
+        return addresses
+
+    def forget_seat(self, session: Session, *, deal: bool = False) -> None:
+        """The seat's token (`deal`: its deal notes instead), at every address it was kept."""
+        tokens = SeatTokens(data_dir() / "seats")
+        for address in self.seat_addresses(session):
+            if deal:
+                tokens.forget_deal(address, session.client.name)
+            else:
+                tokens.forget(address, session.client.name)
 
     def keep_seat_token(self, session: Session) -> None:
-        """On disk, so that the seat is taken back after a crash: a joiner's at the address
-        they joined; a host's own at every address its lobby shows, for `join` after
-        `host --resume`."""
+        """On disk, so that the seat is taken back after a crash (`seat_addresses`)."""
         client = session.client
         if client.token is None or client.spectator:
             return
-        addresses = [client.address]
-        if session.host is not None:
-            addresses += session.addresses
         tokens = SeatTokens(data_dir() / "seats")
-        for address in addresses:
+        for address in self.seat_addresses(session):
             if self.claim_seat(tokens, address, client.name):  # never another program's file
                 tokens.save(address, client.name, client.token, client.deal.to_data())
 
@@ -531,7 +543,7 @@ class NetcardsApp(App[None]):
         """The host closed the table: the results so far when a game was on, else a word."""
         session = self.session
         if session is not None:
-            SeatTokens(data_dir() / "seats").forget(session.client.address, session.client.name)
+            self.forget_seat(session)
         # A sealed game closed halfway may have no results to show, but its verdict is news.
         unchecked = notice.verdict is not None and bool(notice.verdict.unchecked)
         if session is None or (notice.standings is None and not unchecked):
