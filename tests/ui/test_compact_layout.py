@@ -5,6 +5,7 @@ card words, the key bar on several lines, and names cut so that notes keep to th
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any
 
@@ -155,8 +156,38 @@ def test_a_narrow_panel_cuts_names_for_the_notes_and_keeps_you_whole() -> None:
     # arrow, name and "(you)", cards, score, notes ("away, a bot plays"), a space between
     assert 1 + room + len(" (you)") + len("cards") + len("km") + len("away, a bot plays") + 4 == 44
     assert panel.name_room(rows, "km", 80, " (you)") == NAME_ROOM
-    # No room would do: names keep half of theirs (the notes wrap).
-    assert panel.name_room(rows, "km", 30, " (you)") == NAME_ROOM // 2
+    # No room would do (the notes wrap then, the names keeping half of theirs).
+    assert panel.name_room(rows, "km", 30, " (you)") is None
+
+
+def test_a_panel_too_narrow_for_the_shortest_names_drops_the_scores_detail_not_a_line() -> None:
+    """Auf Achse's "640 (+190)" beside "root (you)" and a clock's note took more than a phone's
+    38 columns: every seat's notes wrapped to a second line (ten lines for five players). The
+    scores lose their detail first; each seat keeps one line."""
+    from rich.console import Console
+
+    rows = [
+        PlayerRow(0, "root", 8, "120 (+50)", True, True, False, "run 2, 15s left", "120"),
+        PlayerRow(1, "Bob", 6, "130 (+70)", False, False, False, "run 2", "130"),
+        PlayerRow(2, "Bot 3", 6, "640 (+190)", False, False, False, "run 2", "640"),
+    ]
+    panel = PlayersPanel()
+
+    def drawn(width: int, shown: list[PlayerRow]) -> list[str]:
+        console = Console(width=width, color_system=None, legacy_windows=False)
+        with console.capture() as capture:
+            console.print(panel.table(shown, "km", width))
+        return [line.rstrip() for line in capture.get().splitlines()]
+
+    lines = drawn(38, rows)
+    assert len(lines) == 4, lines  # the header and a line a seat
+    assert "(+190)" not in "\n".join(lines) and "640" in lines[3], lines
+    assert lines[1].split()[-3:] == ["2,", "15s", "left"] and "root (you)" in lines[1], lines
+    # Wide enough, the detail stays.
+    assert "640 (+190)" in "\n".join(drawn(60, rows))
+    # A title without a brief score wraps its notes as before.
+    plain = [dataclasses.replace(r, brief=None) for r in rows]
+    assert len(drawn(38, plain)) > 4
 
 
 class Keys(App[None]):

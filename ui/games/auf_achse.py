@@ -261,6 +261,10 @@ class AufAchseScreen(GameScreen):
             return str(scores[seat])
         return _("{total} (+{last})").format(total=scores[seat], last=results[-1]["scores"][seat])
 
+    def score_brief(self, seat: int) -> str | None:
+        scores = self.view.get("scores", [])
+        return str(scores[seat]) if seat < len(scores) else None
+
     def note_of(self, seat: int) -> str:
         view = self.view
         if not view or view.get("over"):

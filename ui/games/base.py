@@ -316,6 +316,11 @@ class GameScreen(WindowFit, EndsAbsentGame):
     def score_of(self, seat: int) -> str:
         return ""
 
+    def score_brief(self, seat: int) -> str | None:
+        """`score_of` without its detail, for a players' panel too narrow for both (None: it
+        has none)."""
+        return None
+
     def deal_summary(self, event: dict[str, Any]) -> tuple[str, list[str]]:
         """The title and lines of the summary after an event of `deal_ends`."""
         return "", []
@@ -405,6 +410,7 @@ class GameScreen(WindowFit, EndsAbsentGame):
                     seat == self.seat,
                     away,
                     ", ".join(n for n in notes if n),
+                    self.score_brief(seat),
                 )
             )
         self.drawn_for = (self.table_width(), self.narrow)

@@ -393,6 +393,9 @@ class VelonimoScreen(VelonimoLog, GameScreen):
         now = view["round_points"][seat]
         return f"{total} +{now}" if now and not view["over"] else str(total)
 
+    def score_brief(self, seat: int) -> str | None:
+        return str(self.view["totals"][seat])
+
     def note_of(self, seat: int) -> str:
         view = self.view
         notes = []

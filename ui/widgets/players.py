@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from rich.table import Table
@@ -31,6 +32,9 @@ class PlayerRow:
     you: bool
     away: bool = False
     note: str = ""
+    brief: str | None = None
+    """The score without its detail ("430" for "430 (+160)"), for a panel too narrow for both
+    beside the names and the notes."""
 
 
 class PlayersPanel(Static):
@@ -47,10 +51,21 @@ class PlayersPanel(Static):
         self.ascii_mode = ascii_mode
 
     def show(self, rows: list[PlayerRow], score_title: str, width: int | None = None) -> None:
+        self.update(self.table(rows, score_title, width))
+
+    def table(self, rows: list[PlayerRow], score_title: str, width: int | None = None) -> Table:
         """`width`: the panel is that narrow (a phone's window), and the names are cut so
-        that each seat's notes (whose turn clock runs, who passed...) stay on its line."""
+        that each seat's notes (whose turn clock runs, who passed...) stay on its line; where
+        even the shortest names leave too little room, the scores lose their detail first,
+        and only then do the notes wrap."""
         you = _(" (you)")
-        room = NAME_ROOM if width is None else self.name_room(rows, score_title, width, you)
+        room = NAME_ROOM
+        if width is not None:
+            fits = self.name_room(rows, score_title, width, you)
+            if fits is None and any(r.brief is not None for r in rows):
+                rows = [dataclasses.replace(r, score=r.brief or r.score) for r in rows]
+                fits = self.name_room(rows, score_title, width, you)
+            room = NAME_ROOM // 2 if fits is None else fits  # (None: the notes wrap)
         table = Table.grid(padding=(0, 1))
         table.add_column(no_wrap=True)
         table.add_column(no_wrap=True)  # the name, with "(you)" kept whole after it
@@ -74,14 +89,17 @@ class PlayersPanel(Static):
                 Text(row.score),
                 Text(self.marks(row), style="italic"),
             )
-        self.update(table)
+        return table
 
     @staticmethod
     def marks(row: PlayerRow) -> str:
         return ", ".join(([_("away")] if row.away else []) + ([row.note] if row.note else []))
 
-    def name_room(self, rows: list[PlayerRow], score_title: str, width: int, you: str) -> int:
-        """The most columns a name may take in a panel `width` wide, the notes kept whole."""
+    def name_room(
+        self, rows: list[PlayerRow], score_title: str, width: int, you: str
+    ) -> int | None:
+        """The most columns a name may take in a panel `width` wide, the notes kept whole
+        (None: not even `LEAST_NAME_ROOM`)."""
         cards = max([len(_("cards"))] + [len(str(r.cards)) for r in rows if r.cards is not None])
         score = max([len(score_title)] + [len(r.score) for r in rows])
         notes = max([0] + [len(self.marks(r)) for r in rows])
@@ -92,4 +110,4 @@ class PlayersPanel(Static):
             names = [len(cut(r.name, room, "...")) + (len(you) if r.you else 0) for r in rows]
             if max([header, *names]) <= left:
                 return room
-        return NAME_ROOM // 2  # the notes wrap whatever the names give up: names stay readable
+        return None
