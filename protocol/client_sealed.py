@@ -50,7 +50,7 @@ from protocol.sealed_play.awaited import (
     Awaited,
     Unchecked,
     from_data,
-    unchecked_words,
+    reasons_in_words,
     why_unchecked,
 )
 from protocol.sealed_play.progress import HOST
@@ -79,10 +79,9 @@ class SealedClient:
     """Whom the sealed game waits for now, and for what (`protocol/sealed_play/awaited.py`):
     a player's program works it out from its own seat's state, a spectator's takes the host's
     word (its `awaited` notice). Empty while nothing but a move is awaited."""
-    unchecked_why: tuple[tuple[Unchecked, ...], tuple[str, ...]] = ((), ())
-    """Why a game closed halfway was not checked: the reasons, and the verdict's English words
-    for them (a screen words the reasons in its player's language where the verdict says
-    exactly those words)."""
+    unchecked_why: tuple[Unchecked, ...] = ()
+    """Why a game closed halfway was not checked (a screen words these reasons in its player's
+    language where the verdict says exactly their English words)."""
     _sealed_back = False
     """The host said we are back at a sealed game under way (`sealed_history`)."""
     _sealed_catching_up = 0
@@ -430,10 +429,10 @@ class SealedClient:
         came back, which had not published."""
         published = set(self.sealed.secrets) if self.sealed is not None else set()
         away, unanswered = self._absent()
-        why = why_unchecked(self.awaited, self.seat, away, published, unanswered)
-        words = [unchecked_words(reason, self.names, self.seat) for reason in why]
-        self.unchecked_why = (tuple(why), tuple(words))
-        return words
+        self.unchecked_why = tuple(
+            why_unchecked(self.awaited, self.seat, away, published, unanswered)
+        )
+        return reasons_in_words(self.unchecked_why, self.names, self.seat)
 
     def _absent(self) -> tuple[set[int], set[int]]:
         """The seats the host said are away (gone, or left, or waited for) and those whose

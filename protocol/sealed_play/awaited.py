@@ -15,8 +15,8 @@ opening or a show the engine asks for and the host has not begun.
 them; `waits` groups them for words (the seats awaited for one step, or the host), and
 `wait_phrase` and `closing_reasons` word them in English for `netcards bot`, the host's log and
 the verdict of a table closed halfway (`why_unchecked` gives its reasons). The app words them
-in the player's language from the same `Wait`s and `Unchecked` reasons (`ui/awaited_words.py`). Every program asks this module, so that a screen, a bot
-and the host say the same.
+in the player's language from the same `Wait`s and `Unchecked` reasons (`ui/awaited_words.py`).
+Every program asks this module, so that a screen, a bot and the host say the same.
 """
 
 from __future__ import annotations
@@ -295,7 +295,11 @@ def closing_reasons(
     unanswered: Collection[int] = (),
 ) -> list[str]:
     """`why_unchecked`, in the verdict's English words."""
-    why = why_unchecked(found, me, away, published, unanswered)
+    return reasons_in_words(why_unchecked(found, me, away, published, unanswered), names, me)
+
+
+def reasons_in_words(why: Sequence[Unchecked], names: Sequence[str], me: int | None) -> list[str]:
+    """Reasons in the verdict's English words, one by one (`unchecked_words`)."""
     return [unchecked_words(reason, names, me) for reason in why]
 
 

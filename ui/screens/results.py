@@ -13,6 +13,7 @@ from textual.widgets import Button, Static
 
 from netcards.fairdeal import Verdict
 from protocol.client import DealChecked, Failed, ViewChanged
+from protocol.sealed_play.awaited import reasons_in_words
 from ui import notices
 from ui.awaited_words import WHOLE_REASONS, unchecked_reasons, waiting_line
 from ui.games import screen_class
@@ -170,8 +171,8 @@ class ResultsScreen(Screen[None]):
         """Why the deal was not checked: a sealed game closed halfway, or watched, says it in
         the player's language; any other reason in the check's own (English) words."""
         client = self.session.client
-        why, words = getattr(client, "unchecked_why", ((), ()))
-        if why and tuple(verdict.unchecked) == words:
+        why = getattr(client, "unchecked_why", ())
+        if why and verdict.unchecked == reasons_in_words(why, client.names, client.seat):
             return unchecked_reasons(why, client.names, client.seat)
         return [_(WHOLE_REASONS[w]) if w in WHOLE_REASONS else w for w in verdict.unchecked]
 
