@@ -33,12 +33,11 @@ class EndsAbsentGame:
     def away_words(self) -> str:
         """What the status line adds while a seat is absent: the table will wait for it (every
         seat takes part in the sealing), so the player learns why, and what `e` would do."""
-        absent = self.absent()
-        seat = getattr(self, "seat", None)
-        if not absent or seat in absent:
+        absent = self.absent()  # (never our own seat: the client leaves it out)
+        if not absent:
             return ""
         names = names_list([self.client.names[s] for s in absent])
-        if seat is None:  # a spectator cannot end the game
+        if getattr(self, "seat", None) is None:  # a spectator cannot end the game
             return _("Away: {names}.").format(names=names)
         return _("Away: {names}; e ends the game for everyone.").format(names=names)
 
