@@ -33,12 +33,10 @@ class EndsAbsentGame:
     def away_words(self) -> str:
         """What the status line adds while a seat is absent: the table will wait for it (every
         seat takes part in the sealing), so the player learns why, and what `e` would do."""
-        absent = self.absent()  # (never our own seat: the client leaves it out)
+        absent = self.absent()  # (a player's only, never its own seat: see `absent_seats`)
         if not absent:
             return ""
         names = names_list([self.client.names[s] for s in absent])
-        if getattr(self, "seat", None) is None:  # a spectator cannot end the game
-            return _("Away: {names}.").format(names=names)
         return _("Away: {names}; e ends the game for everyone.").format(names=names)
 
     def action_end_game(self) -> None:
