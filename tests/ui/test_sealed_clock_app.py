@@ -42,6 +42,15 @@ async def sealed_host(players: int, bots: int, turn_clock: float = 0.0) -> Table
     return host
 
 
+async def stop(running: list[asyncio.Task[None]], host: TableHost) -> None:
+    """The test's players' tasks, then its host."""
+    for task in running:
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            await task
+    await host.close()
+
+
 async def join_as_ann(pilot: Any, app: Any) -> Any:
     await wait_until(pilot, lambda: type(app.screen).__name__ == "Confirm")
     await pilot.press("y")  # the first visit: trust this table's key
@@ -118,11 +127,7 @@ async def test_e_ends_a_sealed_game_whose_player_is_gone_and_names_them(tmp_path
             assert "You ended the game: the results so far stand" in words(app), words(app)
             assert client.sealed_verdict is not None and "Bob" in client.sealed_verdict
     finally:
-        for task in running:
-            task.cancel()
-            with contextlib.suppress(BaseException):
-                await task
-        await host.close()
+        await stop(running, host)
 
 
 async def test_a_game_ended_without_a_player_says_why_in_the_player_s_language(
@@ -158,48 +163,4 @@ async def test_a_game_ended_without_a_player_says_why_in_the_player_s_language(
             assert "before publishing" not in text and "while waiting" not in text, text
     finally:
         i18n.use("en")
-        for task in running:
-            task.cancel()
-            with contextlib.suppress(BaseException):
-                await task
-        await host.close()
-
-
-async def test_a_spectator_of_a_sealed_game_reads_why_it_checks_nothing_in_french(
-    tmp_path: Any,
-) -> None:
-    """A spectator holds no seat's secrets: its verdict says so, and the results screen says
-    it in the spectator's language."""
-    import random
-
-    from tests.network.test_sealed_table import play
-    from ui import i18n
-
-    i18n.use("fr")
-    host = await sealed_host(2, 1)
-    app = make_app(
-        settings=UserSettings(name="Eve", language="fr"),
-        join=JoinPlan(f"127.0.0.1:{host.port}", spectator=True),
-    )
-    ann = TableClient(f"127.0.0.1:{host.port}", "Ann", KnownHosts(tmp_path / "ann"))
-    running: list[asyncio.Task[None]] = []
-    try:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await wait_until(pilot, lambda: type(app.screen).__name__ == "Confirm")
-            await pilot.press("y")
-            await wait_until(pilot, lambda: app.session is not None, 10)
-            running.append(asyncio.create_task(ann.run()))
-            await asyncio.wait_for(play(ann, random.Random(5)), 120)
-            await wait_until(pilot, lambda: type(app.screen).__name__ == "ResultsScreen", 20)
-            await wait_until(pilot, lambda: "donne non contrôlée" in words(app), 20)
-            text = words(app)
-            assert "un spectateur ne détient les secrets d'aucune place" in text, text
-            assert "spectator holds" not in text, text
-    finally:
-        i18n.use("en")
-        await ann.leave("done")
-        for task in running:
-            task.cancel()
-            with contextlib.suppress(BaseException):
-                await task
-        await host.close()
+        await stop(running, host)

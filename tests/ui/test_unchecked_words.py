@@ -1,16 +1,27 @@
 """Why a sealed game closed halfway was not checked, in the player's language: the same reasons
-the verdict gives in English (`protocol.sealed_play.awaited.why_unchecked`), every kind of them."""
+the verdict gives in English (`protocol.sealed_play.awaited.why_unchecked`), every kind of them;
+and a spectator's, on the results screen."""
 
 from __future__ import annotations
 
+import asyncio
+import random
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
+from protocol.client import TableClient
 from protocol.client_sealed import SPECTATOR_UNCHECKED
+from protocol.known_hosts import KnownHosts
 from protocol.sealed_play.awaited import Awaited, closing_reasons, why_unchecked
+from tests.network.test_sealed_table import play
+from tests.ui.pilots import wait_until
+from tests.ui.test_sealed_clock_app import sealed_host, stop, words
 from ui import i18n
+from ui.app import JoinPlan, make_app
 from ui.awaited_words import UNCHECKED_WORDS, WHOLE_REASONS, unchecked_reasons
+from ui.user_settings import UserSettings
 
 NAMES = ["Ann", "Bob", "Cy"]
 
@@ -86,3 +97,34 @@ def test_a_spectator_s_word_on_a_sealed_deal_is_translated_whole(language: None)
     i18n.use("fr")
     said = i18n._(WHOLE_REASONS[SPECTATOR_UNCHECKED])
     assert said.startswith("un spectateur ne détient les secrets d'aucune place"), said
+
+
+async def test_a_spectator_of_a_sealed_game_reads_why_it_checks_nothing_in_french(
+    tmp_path: Any,
+) -> None:
+    """A spectator holds no seat's secrets: its verdict says so, and the results screen says
+    it in the spectator's language."""
+    i18n.use("fr")
+    host = await sealed_host(2, 1)
+    app = make_app(
+        settings=UserSettings(name="Eve", language="fr"),
+        join=JoinPlan(f"127.0.0.1:{host.port}", spectator=True),
+    )
+    ann = TableClient(f"127.0.0.1:{host.port}", "Ann", KnownHosts(tmp_path / "ann"))
+    running: list[asyncio.Task[None]] = []
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: type(app.screen).__name__ == "Confirm")
+            await pilot.press("y")
+            await wait_until(pilot, lambda: app.session is not None, 10)
+            running.append(asyncio.create_task(ann.run()))
+            await asyncio.wait_for(play(ann, random.Random(5)), 120)
+            await wait_until(pilot, lambda: type(app.screen).__name__ == "ResultsScreen", 20)
+            await wait_until(pilot, lambda: "donne non contrôlée" in words(app), 20)
+            text = words(app)
+            assert "un spectateur ne détient les secrets d'aucune place" in text, text
+            assert "spectator holds" not in text, text
+    finally:
+        i18n.use("en")
+        await ann.leave("done")
+        await stop(running, host)
