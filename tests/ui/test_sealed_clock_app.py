@@ -6,7 +6,6 @@ to wait, and the results screen says the deal was not checked and names the abse
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 from typing import Any
 
@@ -15,6 +14,7 @@ from protocol.client import SeatTaken, TableClient
 from protocol.host import HostSettings, TableHost
 from protocol.identity import IdentityKey
 from protocol.known_hosts import KnownHosts
+from tests.network.test_sealed_clock import stop as stop_tasks
 from tests.ui.pilots import screen_text, wait_until
 from ui.app import JoinPlan, make_app
 from ui.user_settings import UserSettings
@@ -44,10 +44,7 @@ async def sealed_host(players: int, bots: int, turn_clock: float = 0.0) -> Table
 
 async def stop(running: list[asyncio.Task[None]], host: TableHost) -> None:
     """The test's players' tasks, then its host."""
-    for task in running:
-        task.cancel()
-        with contextlib.suppress(BaseException):
-            await task
+    await stop_tasks(running)
     await host.close()
 
 
