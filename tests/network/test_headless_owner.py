@@ -112,9 +112,11 @@ async def test_a_smaller_table_says_which_bots_left_and_everyone_hears_the_chang
     hosts = KnownHosts(tmp_path / "hosts")
     ann = TableClient(f"127.0.0.1:{port}", "Ann", hosts)
     bob = TableClient(f"127.0.0.1:{port}", "Bob", hosts)
-    runners = [asyncio.create_task(c.run()) for c in (ann, bob)]
+    runners = [asyncio.create_task(ann.run())]
     try:
         await until(ann, lambda _: ann.owner and ann.lobby is not None)
+        # Bob joins once Ann has her seat: the first, as the seats asserted below say.
+        runners.append(asyncio.create_task(bob.run()))
         await until(bob, lambda _: bob.lobby is not None)
         for seat in (2, 3):
             await ann.add_bot(seat, "random")
